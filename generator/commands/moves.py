@@ -1,0 +1,72 @@
+"""Print the legal moves and resulting positions for a variant, a position and a throw."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+ORDER = 3
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("variant", help="variant id, e.g. finkel-great-book")
+    parser.add_argument("position", help="one-line position, e.g. '0,0,0/0,0,0 L' (or 'start')")
+    parser.add_argument("throw", type=int, help="the throw, e.g. 2")
+    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.engine.moves import successors
+    from generator.engine.position import format_position, parse_position, start_position
+    from generator.engine.rules import compile_rules
+    from generator.model.catalog import CatalogError, load_valid_catalog
+
+    try:
+        catalog = load_valid_catalog(args.root / "variants")
+    except CatalogError as error:
+        print(error, file=sys.stderr)
+        return 1
+    if args.variant not in catalog.variants:
+        known = ", ".join(sorted(catalog.variants))
+        print(f"unknown variant {args.variant!r}; known: {known}", file=sys.stderr)
+        return 2
+    rules = compile_rules(catalog.resolve(args.variant))
+    throws = [t for t, _ in rules.throws]
+    if args.throw not in throws:
+        print(f"throw {args.throw} is impossible with these dice; possible: {throws}", file=sys.stderr)
+        return 2
+    try:
+        position = (
+            start_position(rules) if args.position == "start" else parse_position(rules, args.position)
+        )
+    except ValueError as error:
+        print(f"bad position: {error}", file=sys.stderr)
+        return 2
+    side = position.to_move
+    results = []
+    for move, after in successors(rules, position, args.throw):
+        results.append(
+            {
+                "move": "pass (no legal move)" if move is None else move.describe(rules, side),
+                "piece": None if move is None else move.piece,
+                "from": None if move is None else move.start,
+                "to": None if move is None else move.end,
+                "captured": 0 if move is None else move.captured,
+                "extra_throw": after.to_move == side,
+                "position": format_position(after),
+            }
+        )
+    if args.json:
+        payload = {
+            "variant": args.variant,
+            "position": format_position(position),
+            "throw": args.throw,
+            "moves": results,
+        }
+        print(json.dumps(payload, indent=2))
+        return 0
+    print(f"{args.variant}: {format_position(position)}, {side.name.lower()} throws {args.throw}")
+    for result in results:
+        print(f"  {result['move']:<40} -> {result['position']}")
+    return 0

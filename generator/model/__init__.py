@@ -1,0 +1,1 @@
+"""The validated model: YAML files in ``variants/`` loaded, checked and resolved."""

@@ -1,0 +1,324 @@
+"""Semantic checks across the catalogue, each a small named function yielding problems.
+
+Structural checks (keys, types) are the JSON Schema's job (:mod:`generator.model.schema`);
+these checks need more than one value at once: references, geometry, provenance, termination.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from generator.model.equipment import Route
+from generator.model.values import VALUE_CHECKS
+from generator.model.variant import Evidence, Ruling, Variant
+from generator.model.yamlsource import Document, Problem
+
+if TYPE_CHECKING:
+    from generator.model.catalog import Catalog
+
+KNOWN_CLAIM_CHECKS = (
+    "dice-odds",
+    "game-minutes",
+    "central-rosette-decides",
+    "play-cannot-lock",
+    "no-draw",
+    "tablet-route",
+)
+"""Claims the site knows how to check (``generator/site/claims.py``)."""
+
+NEEDS_QUOTE = (Evidence.STATED, Evidence.IMPLIED, Evidence.CONFLICTING)
+
+VariantCheck = Callable[["Catalog", Variant, Document], Iterator[Problem]]
+
+
+def _ruling_path(variant: Variant, ruling: Ruling) -> tuple[str | int, ...]:
+    return ("rulings", variant.rulings.index(ruling))
+
+
+def check_ruling_references(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """Every ruling answers a known question, once per variant, citing known sources."""
+    seen: set[str] = set()
+    for ruling in variant.rulings:
+        path = _ruling_path(variant, ruling)
+        if ruling.question not in catalog.questions:
+            yield doc.problem(
+                (*path, "question"),
+                f"unknown question {ruling.question!r}; use an id from variants/questions.yml",
+            )
+        elif ruling.question in seen:
+            yield doc.problem(
+                (*path, "question"),
+                f"question {ruling.question!r} is answered twice in this variant; keep one ruling",
+            )
+        seen.add(ruling.question)
+        for j, citation in enumerate(ruling.sources):
+            if citation.source not in catalog.sources:
+                yield doc.problem(
+                    (*path, "sources", j, "source"),
+                    f"unknown source {citation.source!r}; add it to variants/sources.yml",
+                )
+
+
+def check_provenance(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """Quotes where the evidence level needs them, translations, and notes that say why."""
+    for ruling in variant.rulings:
+        path = _ruling_path(variant, ruling)
+        if ruling.evidence in NEEDS_QUOTE and not any(c.quote for c in ruling.sources):
+            yield doc.problem(
+                (*path, "evidence"),
+                f"ruling {ruling.id} is {ruling.evidence.value} but quotes no source;"
+                " add the source's exact words as quote, or use evidence: assumed",
+            )
+        if ruling.evidence is not Evidence.STATED and not ruling.note:
+            yield doc.problem(
+                path, f"ruling {ruling.id} is {ruling.evidence.value}: add a note saying why"
+            )
+        yield from _check_citations(catalog, doc, path, ruling.sources)
+    for i, claim in enumerate(variant.claims):
+        path = ("claims", i)
+        if claim.check not in KNOWN_CLAIM_CHECKS:
+            yield doc.problem(
+                (*path, "check"),
+                f"unknown check {claim.check!r}; use one of: {', '.join(KNOWN_CLAIM_CHECKS)}",
+            )
+        if not any(c.quote for c in claim.sources):
+            yield doc.problem(path, f"claim {claim.id} quotes no source; add the exact words")
+        yield from _check_citations(catalog, doc, path, claim.sources)
+
+
+def _check_citations(
+    catalog: Catalog, doc: Document, path: tuple[str | int, ...], citations: Any
+) -> Iterator[Problem]:
+    for j, citation in enumerate(citations):
+        source = catalog.sources.get(citation.source)
+        where = (*path, "sources", j)
+        if source is None or citation.quote is None:
+            continue
+        if source.language != "en" and not citation.translation:
+            yield doc.problem(
+                (*where, "quote"),
+                f"quote from {source.id} is in {source.language}: add an English translation",
+            )
+        if source.seed is not None:
+            text = seed_text(catalog, source.seed)
+            if citation.quote not in text:
+                yield doc.problem(
+                    (*where, "quote"),
+                    f"quote not found verbatim in seed {source.seed}: {citation.quote[:60]!r};"
+                    " copy the exact characters from variants/seeds/",
+                )
+
+
+_SEED_CACHE: dict[str, str] = {}
+
+
+def seed_text(catalog: Catalog, seed: str) -> str:
+    path = catalog.root / "seeds" / seed
+    key = str(path)
+    if key not in _SEED_CACHE:
+        _SEED_CACHE[key] = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return _SEED_CACHE[key]
+
+
+def check_values(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """Each machine value has the form its question expects."""
+    for ruling in variant.rulings:
+        checker = VALUE_CHECKS.get(ruling.question)
+        if checker is None:
+            continue
+        message = checker(ruling.value, catalog.equipment)
+        if message:
+            yield doc.problem(
+                (*_ruling_path(variant, ruling), "value"), f"ruling {ruling.id}: {message}"
+            )
+        if ruling.evidence is Evidence.NOT_MODELLED and catalog.questions.get(ruling.question):
+            question = catalog.questions[ruling.question]
+            if question.drives_engine:
+                yield doc.problem(
+                    _ruling_path(variant, ruling),
+                    f"ruling {ruling.id} is not-modelled but {ruling.question!r} drives the engine;"
+                    " give the value the engine plays and another evidence level",
+                )
+
+
+def check_derivation(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """``derives_from`` names a known variant and never loops back."""
+    parent = variant.derives_from
+    if parent is None:
+        return
+    if parent not in catalog.variants:
+        yield doc.problem(
+            ("derives_from",), f"derives_from {parent!r} is not a variant in variants/"
+        )
+        return
+    chain = [variant.id]
+    while parent is not None and parent in catalog.variants:
+        if parent in chain:
+            loop = " -> ".join([*chain, parent])
+            yield doc.problem(
+                ("derives_from",), f"derivation cycle {loop}; one variant must be the root"
+            )
+            return
+        chain.append(parent)
+        parent = catalog.variants[parent].derives_from
+
+
+VARIANT_CHECKS: tuple[VariantCheck, ...] = (
+    check_ruling_references,
+    check_provenance,
+    check_values,
+    check_derivation,
+)
+
+
+def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """Checks on the variant as played: completeness, geometry, capacity, termination."""
+    answered: dict[str, Ruling] = {}
+    for ancestor in catalog.lineage(variant.id):
+        for ruling in catalog.variants[ancestor].rulings:
+            answered.setdefault(ruling.question, ruling)
+    missing = [q.id for q in catalog.questions.values() if q.drives_engine and q.id not in answered]
+    if missing:
+        yield doc.problem(
+            ("rulings",),
+            f"variant {variant.id} does not answer {', '.join(missing)};"
+            " add a ruling for each (evidence: assumed when the source is silent)",
+        )
+        return
+    values = {q: r.value for q, r in answered.items()}
+    if any(VALUE_CHECKS[q](values[q], catalog.equipment) for q in values if q in VALUE_CHECKS):
+        return  # reported on the ruling itself
+    route = catalog.equipment.routes[values["route"]]
+    board = catalog.equipment.boards[values["board"]]
+
+    def at(question: str) -> tuple[str | int, ...]:
+        ruling = answered[question]
+        if ruling.variant == variant.id:
+            return _ruling_path(variant, ruling)
+        return ("derives_from",)
+
+    if route.board != board.id:
+        yield doc.problem(
+            at("route"), f"route {route.id} is drawn on board {route.board}, not {board.id}"
+        )
+        return
+    on_route = set(route.light) | set(route.dark)
+    for question in ("safe-squares", "rosette-extra-throw"):
+        value = values[question]
+        cells = sorted(board.rosettes) if value == "rosettes" else value
+        if isinstance(cells, list):
+            for cell in cells:
+                if not board.has(cell):
+                    yield doc.problem(at(question), f"{question}: {cell} is not on board {board.id}")
+                elif cell not in on_route:
+                    yield doc.problem(
+                        at(question),
+                        f"{question}: rosette or cell {cell} is off the route {route.id};"
+                        " no piece can ever stand there",
+                    )
+    yield from _capacity(values, route, doc, at("pieces"))
+    yield from _termination(catalog, values, route, doc, at)
+
+
+def _capacity(
+    values: dict[str, Any], route: Route, doc: Document, path: tuple[str | int, ...]
+) -> Iterator[Problem]:
+    pieces, stacking = values["pieces"], values["stacking"]
+    capacity = len(set(route.light)) * stacking
+    if pieces > capacity:
+        yield doc.problem(
+            path,
+            f"{pieces} pieces cannot fit on route {route.id} ({capacity} places);"
+            " lower pieces or allow stacking",
+        )
+    entry = values["entry"]
+    if "per_piece" in entry and len(entry["per_piece"]) != pieces:
+        yield doc.problem(
+            path, f"entry names {len(entry['per_piece'])} pieces but pieces is {pieces}"
+        )
+
+
+def _termination(
+    catalog: Catalog,
+    values: dict[str, Any],
+    route: Route,
+    doc: Document,
+    at: Callable[[str], tuple[str | int, ...]],
+) -> Iterator[Problem]:
+    """A variant that cannot terminate: some piece can never enter, or never bear off."""
+    dice = catalog.equipment.dice[values["dice"]]
+    throws = sorted(t for t, p in dice.table() if t > 0 and p > 0)
+    if not throws:
+        yield doc.problem(at("dice"), f"dice {dice.id} never moves a piece; the game cannot end")
+        return
+    length = route.length
+    entry = values["entry"]
+    rules = entry["per_piece"] if "per_piece" in entry else [entry]
+    exact = values["bearing-off"] == "exact"
+    reach_off = _steps_reaching_off(length, throws, exact)
+    for rule in rules:
+        allowed = throws if rule["throws"] == "any" else [t for t in rule["throws"] if t in throws]
+        if not allowed:
+            yield doc.problem(
+                at("entry"),
+                f"no throw of dice {dice.id} can enter a piece ({rule['throws']}); the game cannot end",
+            )
+            continue
+        squares = allowed if rule["square"] == "throw" else [rule["square"]]
+        for square in squares:
+            if square > length:
+                yield doc.problem(
+                    at("entry"), f"entry square {square} is beyond the route's {length} steps"
+                )
+            elif square not in reach_off:
+                yield doc.problem(
+                    at("bearing-off"),
+                    f"a piece entering on step {square} can never bear off with throws {throws}"
+                    f" and {values['bearing-off']} bearing off; the game cannot end",
+                )
+
+
+def _steps_reaching_off(length: int, throws: list[int], exact: bool) -> set[int]:
+    """Route steps from which some sequence of throws bears the piece off (ignoring blocks)."""
+    off = length + 1
+    good = {off}
+    for step in range(length, 0, -1):
+        for throw in throws:
+            target = step + throw
+            if target > off and not exact:
+                target = off
+            if target in good:
+                good.add(step)
+                break
+    return good
+
+
+def check_catalog(catalog: Catalog, documents: dict[str, Document]) -> list[Problem]:
+    """Every semantic problem in the catalogue."""
+    problems: list[Problem] = []
+    owners: dict[str, str] = {}
+    for variant_id, variant in catalog.variants.items():
+        doc = documents[variant_id]
+        for check in VARIANT_CHECKS:
+            problems.extend(check(catalog, variant, doc))
+        ids = [(("rulings", i), r.id) for i, r in enumerate(variant.rulings)]
+        ids += [(("claims", i), c.id) for i, c in enumerate(variant.claims)]
+        for path, ident in ids:
+            if ident in owners:
+                problems.append(
+                    doc.problem(
+                        (*path, "id"),
+                        f"id {ident!r} is already used in {owners[ident]}; ids are unique site-wide",
+                    )
+                )
+            owners.setdefault(ident, variant_id)
+    cyclic = {p.file for p in problems if "derivation cycle" in p.message}
+    for variant_id, variant in catalog.variants.items():
+        doc = documents[variant_id]
+        if str(doc.path) in cyclic or (
+            variant.derives_from is not None and variant.derives_from not in catalog.variants
+        ):
+            continue
+        problems.extend(_resolved_problems(catalog, variant, doc))
+    return problems

@@ -1,0 +1,99 @@
+"""Canonical layout for variant files and the bibliography: fixed key order, one style.
+
+``ur-variants fmt`` rewrites files this way; the tests fail when a file is not canonical.
+Files are read and written as data, so comments are not kept: notes belong in ``note``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+VARIANT_KEYS = (
+    "id",
+    "title",
+    "short",
+    "kind",
+    "derives_from",
+    "simulate",
+    "summary",
+    "rulings",
+    "claims",
+)
+RULING_KEYS = ("id", "question", "value", "text", "evidence", "sources", "note")
+CLAIM_KEYS = ("id", "claim", "check", "sources", "note")
+CITATION_KEYS = ("source", "locator", "quote", "translation")
+SOURCE_KEYS = ("id", "title", "author", "year", "language", "kind", "seed", "url", "note")
+
+
+def _ordered(mapping: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    known = {k: mapping[k] for k in keys if k in mapping}
+    extra = {k: v for k, v in mapping.items() if k not in keys}
+    return {**known, **extra}
+
+
+def _citations(items: list[Any]) -> list[Any]:
+    return [_ordered(c, CITATION_KEYS) if isinstance(c, dict) else c for c in items]
+
+
+def canonical_variant(data: dict[str, Any]) -> dict[str, Any]:
+    result = _ordered(data, VARIANT_KEYS)
+    if isinstance(result.get("rulings"), list):
+        result["rulings"] = [
+            _ordered({**r, "sources": _citations(r.get("sources", []))}, RULING_KEYS)
+            if isinstance(r, dict)
+            else r
+            for r in result["rulings"]
+        ]
+    if isinstance(result.get("claims"), list):
+        result["claims"] = [
+            _ordered({**c, "sources": _citations(c.get("sources", []))}, CLAIM_KEYS)
+            if isinstance(c, dict)
+            else c
+            for c in result["claims"]
+        ]
+    return result
+
+
+def canonical_sources(data: dict[str, Any]) -> dict[str, Any]:
+    return {"sources": [_ordered(s, SOURCE_KEYS) for s in data.get("sources", [])]}
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+def _represent_list(dumper: yaml.SafeDumper, value: list[Any]) -> yaml.SequenceNode:
+    flow = all(isinstance(v, str | int | float | bool) for v in value) and len(str(value)) < 80
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
+_Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(list, _represent_list)
+
+
+def dump(data: dict[str, Any]) -> str:
+    text: str = yaml.dump(
+        data,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+        default_flow_style=False,
+        indent=2,
+    )
+    return text
+
+
+def canonical_text(path: Path, data: Any) -> str:
+    """The canonical text of a variant file or the bibliography, given its parsed data."""
+    if path.name == "sources.yml":
+        return dump(canonical_sources(data))
+    return dump(canonical_variant(data))

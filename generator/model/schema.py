@@ -1,0 +1,206 @@
+"""JSON Schema checks whose errors read as ``file:line: message`` with the fix."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from generator.model.yamlsource import Document, Problem
+
+_ID = {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"}
+_CELLS = {"type": "array", "items": {"type": "string", "pattern": "^r[1-9][0-9]*c[1-9][0-9]*$"}}
+
+SOURCES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["sources"],
+    "properties": {
+        "sources": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "title", "author", "year", "language", "kind"],
+                "properties": {
+                    "id": _ID,
+                    "title": {"type": "string", "minLength": 1},
+                    "author": {"type": "string", "minLength": 1},
+                    "year": {"type": ["integer", "null"]},
+                    "language": {"type": "string", "pattern": "^[a-z]{2,3}$"},
+                    "kind": {"$ref": "#/$defs/kind"},
+                    "seed": {"type": ["string", "null"]},
+                    "url": {"type": ["string", "null"]},
+                    "note": {"type": ["string", "null"]},
+                },
+            },
+        }
+    },
+}
+
+QUESTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["questions"],
+    "properties": {
+        "questions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "title", "explanation", "engine", "value"],
+                "properties": {
+                    "id": _ID,
+                    "title": {"type": "string", "minLength": 1},
+                    "explanation": {"type": "string", "minLength": 1},
+                    "engine": {"type": "string", "minLength": 1},
+                    "value": {"type": "string", "minLength": 1},
+                },
+            },
+        }
+    },
+}
+
+_PROBABILITY = {"type": ["string", "integer", "number"]}
+
+EQUIPMENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["boards", "routes", "dice"],
+    "properties": {
+        "boards": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "title", "rows", "columns", "missing", "rosettes"],
+                "properties": {
+                    "id": _ID,
+                    "title": {"type": "string"},
+                    "rows": {"type": "integer", "minimum": 1, "maximum": 9},
+                    "columns": {"type": "integer", "minimum": 1, "maximum": 30},
+                    "missing": _CELLS,
+                    "rosettes": _CELLS,
+                },
+            },
+        },
+        "routes": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "title", "board", "light", "dark"],
+                "properties": {
+                    "id": _ID,
+                    "title": {"type": "string"},
+                    "board": _ID,
+                    "light": {**_CELLS, "minItems": 1},
+                    "dark": {"anyOf": [{"const": "mirror"}, {**_CELLS, "minItems": 1}]},
+                },
+            },
+        },
+        "dice": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "title"],
+                "properties": {
+                    "id": _ID,
+                    "title": {"type": "string"},
+                    "lots": {"type": "integer", "minimum": 1, "maximum": 12},
+                    "marked": _PROBABILITY,
+                    "counts": {
+                        "type": "object",
+                        "additionalProperties": {"type": "integer", "minimum": 0},
+                    },
+                    "outcomes": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["throw", "p"],
+                            "properties": {
+                                "throw": {"type": "integer", "minimum": 0},
+                                "p": _PROBABILITY,
+                                "label": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+                "oneOf": [
+                    {"required": ["lots", "counts"], "not": {"required": ["outcomes"]}},
+                    {"required": ["outcomes"], "not": {"required": ["lots"]}},
+                ],
+            },
+        },
+    },
+}
+
+
+@cache
+def variant_schema() -> dict[str, Any]:
+    """The JSON Schema for variant files (``generator/model/variant.schema.json``)."""
+    text = resources.files("generator.model").joinpath("variant.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def _with_kind(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "$defs": {"kind": variant_schema()["$defs"]["kind"]}}
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    if not path:
+        return "the file"
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], str]:
+    path = tuple(error.absolute_path)
+    where = _where(path)
+    validator = error.validator
+    if validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        key = extra[0] if extra else "?"
+        return (*path, key), (
+            f"unknown key {key!r} in {where}; expected one of: {', '.join(allowed)}"
+            " (check the spelling)"
+        )
+    if validator == "required":
+        missing = str(error.message).split("'")[1] if "'" in error.message else error.message
+        return path, f"missing key {missing!r} in {where}; add it (see variants/README.md)"
+    if validator == "type":
+        expected = error.validator_value
+        shown = expected if isinstance(expected, str) else " or ".join(expected)
+        return path, f"{where} must be {shown}, got {error.instance!r}"
+    if validator == "enum":
+        options = ", ".join(map(str, error.validator_value))
+        return path, f"{where}: {error.instance!r} is not one of: {options}"
+    if validator == "pattern":
+        return path, (
+            f"{where}: {error.instance!r} has the wrong form; ids are lowercase words joined by"
+            " hyphens, cells look like r2c4"
+        )
+    if validator in ("minLength", "minItems"):
+        return path, f"{where} must not be empty"
+    if validator == "oneOf" and "lots" in error.schema.get("oneOf", [{}])[0].get("required", []):
+        return path, f"{where}: give either lots with counts, or outcomes (not both)"
+    return path, f"{where}: {error.message}"
+
+
+def check(document: Document, schema: dict[str, Any]) -> list[Problem]:
+    """Every schema violation in ``document``, in file order."""
+    if "$defs" not in schema:
+        schema = _with_kind(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in validator.iter_errors(document.data):
+        path, message = _message(error)
+        problems.append(document.problem(path, message))
+    return sorted(problems, key=lambda p: p.line)

@@ -1,0 +1,147 @@
+"""Variants, rulings and their provenance, as validated values."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.model.equipment import Board, Dice, Route
+
+
+class Evidence(enum.Enum):
+    """How directly a source supports a ruling."""
+
+    STATED = "stated"
+    """The source says it in so many words."""
+    IMPLIED = "implied"
+    """The source does not say it, but what it says entails it."""
+    ASSUMED = "assumed"
+    """The source is silent, so a value is assumed; the note says why."""
+    CONFLICTING = "conflicting"
+    """Sources, or one source with itself, disagree; the note says which value is played."""
+    NOT_MODELLED = "not-modelled"
+    """A rule the source states that the engine cannot play; shown, never dropped."""
+
+
+class SourceKind(enum.Enum):
+    TABLET_READING = "tablet-reading"
+    SCHOLARLY_RECONSTRUCTION = "scholarly-reconstruction"
+    COMMERCIAL_RULES = "commercial-rules"
+    DIGITAL_ADAPTATION = "digital-adaptation"
+    TEACHING_SHORTENING = "teaching-shortening"
+    SEED_PAGE = "seed-page"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One entry of the bibliography (``variants/sources.yml``)."""
+
+    id: str
+    title: str
+    author: str
+    year: int | None
+    language: str
+    kind: SourceKind
+    seed: str | None
+    url: str | None
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Question:
+    """One rule question shared by all variants (``variants/questions.yml``)."""
+
+    id: str
+    title: str
+    explanation: str
+    engine: str
+    value: str
+
+    @property
+    def drives_engine(self) -> bool:
+        return self.engine not in ("none", "not modelled") and not self.engine.startswith("none ")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a ruling comes from: a source, a place in it, and its exact words."""
+
+    source: str
+    locator: str
+    quote: str | None
+    translation: str | None
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One variant's answer to one question, with its provenance."""
+
+    id: str
+    question: str
+    value: Any
+    text: str
+    evidence: Evidence
+    sources: tuple[Citation, ...]
+    note: str | None
+    variant: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A factual claim a source makes, checked on the site by a named check."""
+
+    id: str
+    claim: str
+    check: str
+    sources: tuple[Citation, ...]
+    note: str | None
+    variant: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant file as written: its own rulings only (see :class:`ResolvedVariant`)."""
+
+    id: str
+    title: str
+    short: str
+    kind: SourceKind
+    derives_from: str | None
+    simulate: bool
+    summary: str
+    rulings: tuple[Ruling, ...]
+    claims: tuple[Claim, ...]
+    path: Path
+
+
+@dataclass(frozen=True)
+class ResolvedVariant:
+    """A variant with every inherited ruling filled in: what the engine plays.
+
+    ``rulings`` maps each answered question to the ruling in force, in catalogue order.
+    """
+
+    variant: Variant
+    rulings: Mapping[str, Ruling]
+    board: Board
+    route: Route
+    dice: Dice
+    lineage: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return self.variant.id
+
+    def value(self, question: str) -> Any:
+        return self.rulings[question].value
+
+    def is_inherited(self, ruling: Ruling) -> bool:
+        return ruling.variant != self.variant.id
+
+    def machine_values(self) -> dict[str, Any]:
+        """Every machine value, by question: the canonical content of the game played."""
+        return {question: ruling.value for question, ruling in self.rulings.items()}
