@@ -24,9 +24,8 @@ def commands() -> list[str]:
 
 def default_root() -> Path:
     """The project folder: the current directory if it has variants/, else the checkout."""
-    here = Path.cwd()
-    if (here / "variants").is_dir():
-        return here
+    if Path("variants").is_dir():
+        return Path(".")  # relative, so problems read as variants/x.yml:12
     return Path(__file__).resolve().parent.parent
 
 
