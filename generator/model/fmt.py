@@ -34,22 +34,31 @@ def _ordered(mapping: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     return {**known, **extra}
 
 
-def _citations(items: list[Any]) -> list[Any]:
+def _citations(items: Any) -> Any:
+    if not isinstance(items, list):
+        return items
     return [_ordered(c, CITATION_KEYS) if isinstance(c, dict) else c for c in items]
+
+
+def _with_citations(item: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """``item`` in key order with its citations ordered; an absent ``sources`` stays absent."""
+    if "sources" in item:
+        item = {**item, "sources": _citations(item["sources"])}
+    return _ordered(item, keys)
 
 
 def canonical_variant(data: dict[str, Any]) -> dict[str, Any]:
     result = _ordered(data, VARIANT_KEYS)
     if isinstance(result.get("rulings"), list):
         result["rulings"] = [
-            _ordered({**r, "sources": _citations(r.get("sources", []))}, RULING_KEYS)
+            _with_citations(r, RULING_KEYS)
             if isinstance(r, dict)
             else r
             for r in result["rulings"]
         ]
     if isinstance(result.get("claims"), list):
         result["claims"] = [
-            _ordered({**c, "sources": _citations(c.get("sources", []))}, CLAIM_KEYS)
+            _with_citations(c, CLAIM_KEYS)
             if isinstance(c, dict)
             else c
             for c in result["claims"]

@@ -53,7 +53,9 @@ class YamlError(Exception):
 
 
 def _convert(node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], doc: str) -> Any:
-    lines[path] = node.start_mark.line + 1
+    # A mapping value keeps the line of its key (set by the caller), so a problem with a block
+    # value such as ``rulings:`` points at the key, not at the value's first item.
+    lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:

@@ -1,0 +1,93 @@
+"""Variant files and the bibliography are in canonical layout, and the layout is lossless.
+
+Canonical: ``generator.model.fmt.canonical_text`` of the parsed file equals the file's text.
+Lossless: formatting never changes the data, and formatting twice changes nothing more.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import VARIANTS, variant_ids
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.model.fmt import canonical_text
+
+FORMATTED = ["sources.yml", *(f"{v}.yml" for v in variant_ids())]
+
+
+@pytest.mark.parametrize("name", FORMATTED)
+def test_file_is_canonical(name: str) -> None:
+    path = VARIANTS / name
+    text = path.read_text(encoding="utf-8")
+    wanted = canonical_text(path, yaml.safe_load(text))
+    if text != wanted:
+        first = next(
+            i
+            for i, (a, b) in enumerate(
+                zip([*text.splitlines(), ""], [*wanted.splitlines(), ""], strict=False), 1
+            )
+            if a != b
+        )
+        pytest.fail(
+            f"variants/{name}:{first}: not in canonical layout; run `ur-variants fmt` "
+            f"(or `ur-variants fmt variants/{name}`) and commit the result"
+        )
+
+
+@pytest.mark.parametrize("name", FORMATTED)
+def test_fmt_round_trips_and_is_idempotent(name: str) -> None:
+    path = VARIANTS / name
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    once = canonical_text(path, data)
+    assert yaml.safe_load(once) == data, f"formatting {name} changed its data"
+    assert canonical_text(path, yaml.safe_load(once)) == once, f"fmt is not idempotent on {name}"
+
+
+# Printable text and newlines: PyYAML itself cannot round-trip a few line-break code points
+# (U+0085, U+2028, U+2029) and control characters, which no rulebook uses.
+_TEXT = st.characters(
+    blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\x85"
+) | st.just("\n")
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.text(_TEXT, max_size=120),
+    st.sampled_from(["null", "yes", "no", "1/8", "0.5", "r2c4", "- x", "a: b", "#c", "'q'", '"']),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(_TEXT, min_size=1, max_size=10), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _variant_like(extra: dict[str, Any]) -> dict[str, Any]:
+    """A small variant-shaped mapping whose first ruling also holds ``extra``."""
+    citation = {"translation": None, "quote": "Q", "locator": "p. 1", "source": "seed-000"}
+    ruling = {"sources": [citation], "value": 7, "question": "pieces", "id": "x-pieces"}
+    return {
+        "rulings": [{**ruling, **extra}, {"id": "x-dice", "question": "dice"}],
+        "summary": "One line.\nAnother line.",
+        "id": "x",
+        "claims": [{"id": "x-claim", "sources": [citation], "check": "no-draw"}],
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["value", "text", "note", "zz-extra"]), _VALUES))
+def test_fmt_round_trips_any_values(extra: dict[str, Any]) -> None:
+    """Whatever a ruling holds (odd strings, nested values, unknown keys), fmt keeps it."""
+    data = _variant_like(extra)
+    path = Path("variants/example.yml")
+    once = canonical_text(path, data)
+    assert yaml.safe_load(once) == data
+    assert canonical_text(path, yaml.safe_load(once)) == once
