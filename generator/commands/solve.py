@@ -1,0 +1,80 @@
+"""Solve a variant exactly: the first player's win probability and a perfect game's length.
+
+Value iteration over every position (generator/sim/solve.py); solutions are cached under
+.cache/solve/, so a rerun costs nothing. --pieces plays the variant with another number of
+pieces a side (e.g. Finkel's rules with 1, 2 or 3), since seven pieces are out of reach here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+
+ORDER = 40
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("variant", nargs="+", help="variant id(s), e.g. finkel-three-piece")
+    parser.add_argument(
+        "--pieces", type=int, default=None, help="pieces a side (default: the variant's own)"
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="solve again even if .cache/solve/ has it"
+    )
+    parser.add_argument(
+        "--max-memory-gb",
+        type=float,
+        default=4.0,
+        help="refuse solves estimated to need more memory than this (default 4)",
+    )
+    parser.add_argument(
+        "--progress", action="store_true", help="print each layer's figures to stderr"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.engine.rules import compile_rules
+    from generator.model.catalog import CatalogError, load_valid_catalog
+    from generator.sim.solve import SolveRefused, solve, with_pieces
+
+    try:
+        catalog = load_valid_catalog(args.root / "variants")
+    except CatalogError as error:
+        print(error, file=sys.stderr)
+        return 1
+    unknown = [v for v in args.variant if v not in catalog.variants]
+    if unknown:
+        known = ", ".join(sorted(catalog.variants))
+        print(f"unknown variant(s) {', '.join(unknown)}; known: {known}", file=sys.stderr)
+        return 2
+    status = 0
+    for variant in args.variant:
+        rules = compile_rules(catalog.resolve(variant))
+        try:
+            if args.pieces is not None:
+                rules = with_pieces(rules, args.pieces)
+            solution = solve(
+                rules,
+                cache_dir=None if args.no_cache else args.root / ".cache" / "solve",
+                max_memory_bytes=int(args.max_memory_gb * 2**30),
+                progress=(lambda line: print(f"  {line}", file=sys.stderr))
+                if args.progress
+                else None,
+            )
+        except (SolveRefused, ValueError) as error:
+            print(f"{variant}: {error}", file=sys.stderr)
+            status = 2
+            continue
+        peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        origin = "loaded from .cache/solve" if solution.from_cache else "solved now"
+        print(f"{variant}, {rules.pieces} pieces a side ({origin})")
+        print(f"  first player (light) wins:  {100 * solution.start_value:.10f} %")
+        print(f"  perfect game length:        {solution.expected_throws:.6f} throws (expected)")
+        print(f"  states (side to move):      {solution.states:,}")
+        print(f"  solver memory:              {solution.memory_bytes / 2**20:,.1f} MiB")
+        print(f"  process peak memory:        {peak_rss / 2**20:,.1f} MiB")
+        print(f"  solve time:                 {solution.seconds:.2f} s ({solution.sweeps} sweeps)")
+        if not solution.from_cache:
+            print(f"  native compile or load:     {solution.compile_seconds:.2f} s")
+    return status

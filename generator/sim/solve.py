@@ -1,0 +1,455 @@
+"""Exact solutions: every position's win probability under perfect play, by value iteration.
+
+The value of a position is the probability that the side to move wins when both sides play to
+maximise their own chance of winning; another throw keeps the same side to move. For each
+throw the mover picks the option of highest value::
+
+    V(s) = sum over throws t of p(t) * max over options m of
+               1          if m bears off the mover's last piece,
+               V(s')      if m earns another throw,
+               1 - V(s')  if the opponent moves next.
+
+A throw with no legal move has one option, the pass (:func:`generator.engine.moves.pass_turn`).
+Borne-off pieces never come back, so states are layered by the pieces borne off by both sides
+and solved from the most borne off to the least, each layer by Gauss-Seidel sweeps until the
+largest change is below the tolerance (as RoyalUr-Java's ``LutTrainer`` does, see
+``/work/shared/research/peers.md``). With the optimal policy fixed, the expected number of
+throws left, ``E(s) = 1 + sum_t p(t) * E(next)``, is found the same way.
+
+Checks (``tests/test_solve.py``): Finkel's rules (RoyalUr.net) with one piece a side give the
+first player 53.0049839525 %, with two pieces 51.8572907496 % (RoyalUr-Java's trainer); one
+piece each on its last square, the side to move wins 4/7, and one step further back 116/161
+(jheled, ``doc/solve.rst``). The full seven-piece game (first player 51.5404732509 %, a perfect
+game lasting 209.81 throws on average: JeroenOlieslagers/game_of_ur and jheled) has 138 million
+positions a side to move; it is out of reach here (many hours on this two-core machine), so
+those figures are quoted, not reproduced.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from generator.engine import ENGINE_VERSION
+from generator.engine.position import Position, start_position
+from generator.engine.rules import Rules
+from generator.sim.solve_space import (
+    Configurations,
+    FloatArray,
+    Geometry,
+    IntArray,
+    code_space,
+    enumerate_configurations,
+    geometry,
+    state_index,
+)
+
+SOLVER_VERSION = 1
+"""Bump when the solver could give different numbers for the same rules."""
+
+DEFAULT_MAX_MEMORY = 4 * 2**30
+"""Refuse solves whose estimated working memory exceeds this (bytes)."""
+
+LENGTH_TOLERANCE = 1e-10
+"""Largest change (in throws) per sweep at which the expected length counts as converged."""
+
+MAX_SWEEPS = 1_000_000
+
+DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "solve"
+
+
+class SolveRefused(ValueError):
+    """The variant's state space is too large to solve on this machine."""
+
+
+@dataclass(frozen=True)
+class SolveEstimate:
+    """Size of a solve, known before it starts."""
+
+    configurations: int
+    perspectives: int
+    state_slots: int
+    """Indexed states (valid or not): ``perspectives * configurations ** 2``."""
+    memory_bytes: int
+
+
+def estimate(rules: Rules) -> SolveEstimate:
+    """The solve's state slots and approximate peak memory, without enumerating anything big.
+
+    Memory: value, length and layer arrays per slot (17 bytes), plus the transitions of the
+    largest layer (about one option of 8 bytes per piece, throw and slot, measured on Finkel's
+    rules with 1 to 4 pieces).
+    """
+    geo = geometry(rules)
+    configs = code_space(rules)
+    if configs <= 5_000_000:
+        configs = _configuration_count(rules, geo)
+    slots = geo.perspectives * configs * configs
+    throws = int(geo.throw_values.shape[0])
+    memory = slots * 17 + slots * throws * (rules.pieces + 1) * 8 // 2
+    return SolveEstimate(configs, geo.perspectives, slots, memory)
+
+
+def _configuration_count(rules: Rules, geo: Geometry) -> int:
+    """Configurations within the stacking limit, counted by route-occupancy pattern."""
+    if len(geo.group_size) > 1 or rules.stack_limit > 1:
+        return enumerate_configurations(rules, geo).count
+    # One group of interchangeable pieces, at most one per step: choose the occupied steps,
+    # then split the rest between hand and borne off.
+    n, steps = rules.pieces, rules.route_length
+    return sum(math.comb(steps, m) * (n - m + 1) for m in range(n + 1))
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Every position's value under perfect play, and the expected length of a perfect game."""
+
+    rules: Rules
+    geometry: Geometry
+    configurations: Configurations
+    dense: npt.NDArray[np.int32]
+    """``[state index]`` -> solved state id, ``-1`` for impossible or finished states."""
+    values: FloatArray
+    """``[state id]`` probability that the side to move wins."""
+    lengths: FloatArray
+    """``[state id]`` expected throws left under the optimal policy (first best move)."""
+    states: int
+    """Positions solved (possible, unfinished, side to move mover-relative)."""
+    seconds: float
+    """Wall time of the solve itself (not the native compilation, not a cache load)."""
+    memory_bytes: int
+    """Peak bytes of the solver's arrays during the solve."""
+    sweeps: int
+    """Gauss-Seidel sweeps over all layers (values)."""
+    tolerance: float
+    from_cache: bool = False
+    compile_seconds: float = 0.0
+    """Time this call spent compiling the native kernels (or loading them from numba's cache);
+    ``0`` once they are loaded in this process."""
+
+    def index(self, position: Position) -> int:
+        """The solved state id of ``position``; raises ``ValueError`` for an impossible one."""
+        index = state_index(self.geometry, self.configurations, position)
+        ident = int(self.dense[index]) if index >= 0 else -1
+        if ident < 0:
+            raise ValueError(f"position {position} is impossible or finished under these rules")
+        return ident
+
+    def win_probability(self, position: Position) -> float:
+        """Probability that the side to move in ``position`` wins under perfect play."""
+        finished = self._finished(position)
+        if finished is not None:
+            return finished
+        return float(self.values[self.index(position)])
+
+    def expected_throws_left(self, position: Position) -> float:
+        """Expected throws until the game ends when both sides play perfectly."""
+        if self._finished(position) is not None:
+            return 0.0
+        return float(self.lengths[self.index(position)])
+
+    def _finished(self, position: Position) -> float | None:
+        off = self.rules.off
+        if all(p == off for p in position.pieces(position.to_move)):
+            return 1.0
+        if all(p == off for p in position.pieces(position.to_move.other)):
+            return 0.0
+        return None
+
+    @property
+    def start_value(self) -> float:
+        """Probability that the first player (light, to move at the start) wins."""
+        return self.win_probability(start_position(self.rules))
+
+    @property
+    def expected_throws(self) -> float:
+        """Expected length, in throws, of a perfect-vs-perfect game from the start."""
+        return self.expected_throws_left(start_position(self.rules))
+
+
+def rules_key(rules: Rules, tolerance: float) -> str:
+    """SHA-256 of everything that decides the solution: the rules' content (not the variant
+    id), the engine and solver versions and the tolerance."""
+
+    def plain(value: object) -> object:
+        if isinstance(value, frozenset):
+            return sorted((plain(v) for v in value), key=repr)
+        if isinstance(value, tuple | list):
+            return [plain(v) for v in value]
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, int | str | bool) or value is None:
+            return value
+        return str(value)
+
+    content = plain(rules)
+    assert isinstance(content, dict)
+    content.pop("variant")
+    payload = {
+        "rules": content,
+        "engine": ENGINE_VERSION,
+        "solver": SOLVER_VERSION,
+        "tolerance": tolerance,
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def solve(
+    rules: Rules,
+    *,
+    tolerance: float = 1e-13,
+    cache_dir: Path | None = DEFAULT_CACHE,
+    max_memory_bytes: int = DEFAULT_MAX_MEMORY,
+    progress: Callable[[str], None] | None = None,
+) -> Solution:
+    """Solve ``rules`` exactly (or load the cached solution from ``cache_dir``).
+
+    Raises :class:`SolveRefused` when the estimated memory exceeds ``max_memory_bytes``.
+    """
+    geo = geometry(rules)
+    path = cache_dir / f"{rules_key(rules, tolerance)}.npz" if cache_dir is not None else None
+    if path is not None and path.exists():
+        return _load(rules, geo, path, tolerance)
+    guess = estimate(rules)
+    if guess.memory_bytes > max_memory_bytes:
+        raise SolveRefused(
+            f"{rules.variant} with {rules.pieces} pieces a side has about {guess.state_slots:,}"
+            f" states ({guess.configurations:,} configurations a side, {guess.perspectives}"
+            f" perspective(s)) and needs about {guess.memory_bytes / 2**30:.1f} GiB, over the"
+            f" {max_memory_bytes / 2**30:.1f} GiB limit; solve it with fewer pieces (--pieces)"
+        )
+    compile_seconds = warm_up(rules)
+    solution = dataclasses.replace(
+        _solve(rules, geo, tolerance, progress), compile_seconds=compile_seconds
+    )
+    if path is not None:
+        _save(solution, path)
+    return solution
+
+
+_warm = False
+
+
+def warm_up(rules: Rules) -> float:
+    """Compile the native kernels (or load numba's cached build) by solving the one-piece
+    version of ``rules``; return the seconds it took (``0`` when already done)."""
+    global _warm
+    if _warm:
+        return 0.0
+    began = time.perf_counter()
+    one = with_pieces(rules, 1)
+    _solve(one, geometry(one), 1e-6, None)
+    _warm = True
+    return time.perf_counter() - began
+
+
+def _solve(
+    rules: Rules, geo: Geometry, tolerance: float, progress: Callable[[str], None] | None
+) -> Solution:
+    from generator.sim import solve_kernels as kernels
+
+    began = time.perf_counter()
+    configs = enumerate_configurations(rules, geo)
+    layer_of = kernels.classify_states(
+        configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
+    )
+    layers = _layer_states(layer_of, configs, rules.pieces)
+    states = sum(len(members) for members in layers)
+    if 2 * states >= 2**31:
+        raise SolveRefused(f"{rules.variant}: {states:,} states overflow the 32-bit option codes")
+    # Dense ids: layer by layer, in sweep order, so a layer's values are contiguous.
+    dense = np.full(layer_of.shape[0], -1, dtype=np.int32)
+    values = np.full(states, 0.5)
+    lengths = np.zeros(states)
+    fixed_bytes = dense.nbytes + values.nbytes + lengths.nbytes + configs.table.nbytes
+    fixed_bytes += configs.code_to_config.nbytes + layer_of.nbytes
+    peak = fixed_bytes
+    sweeps = 0
+    throws = int(geo.throw_values.shape[0])
+    base = 0
+    for layer, members in reversed(list(enumerate(layers))):
+        size = int(members.size)
+        if size == 0:
+            continue
+        dense[members] = np.arange(base, base + size, dtype=np.int32)
+        built = time.process_time()
+        options, counts = kernels.build_transitions(
+            members, *_kernel_arguments(geo, configs, dense)
+        )
+        valued = time.process_time()
+        done, change = kernels.iterate_values(
+            base, size, options, counts, geo.throw_probs, values, tolerance, MAX_SWEEPS
+        )
+        if done < 0:
+            raise RuntimeError(
+                f"{rules.variant}: layer {layer} did not converge in {MAX_SWEEPS} sweeps"
+                f" (last change {change:.3g}); the game may not end under optimal play"
+            )
+        sweeps += done
+        timed = time.process_time()
+        chosen = kernels.choose_policy(size, options, counts, throws, values)
+        total = int(counts.sum())
+        working = members.nbytes + options.nbytes + counts.nbytes + chosen.nbytes
+        peak = max(peak, fixed_bytes + working)
+        del options, counts
+        steps, change = kernels.iterate_lengths(
+            base, size, chosen, geo.throw_probs, lengths, LENGTH_TOLERANCE, MAX_SWEEPS
+        )
+        if steps < 0:
+            raise RuntimeError(
+                f"{rules.variant}: expected lengths in layer {layer} did not converge"
+                f" (last change {change:.3g}); perfect play may never end the game"
+            )
+        base += size
+        if progress is not None:
+            progress(
+                f"layer {layer}: {size:,} states, {total:,} options"
+                f" (built in {valued - built:.2f} CPU s), values {done} sweeps"
+                f" ({timed - valued:.2f} s), lengths {steps} sweeps"
+                f" ({time.process_time() - timed:.2f} s)"
+            )
+    return Solution(
+        rules=rules,
+        geometry=geo,
+        configurations=configs,
+        dense=dense,
+        values=values,
+        lengths=lengths,
+        states=states,
+        seconds=time.perf_counter() - began,
+        memory_bytes=int(peak),
+        sweeps=sweeps,
+        tolerance=tolerance,
+    )
+
+
+def _layer_states(layer_of: IntArray, configs: Configurations, pieces: int) -> list[IntArray]:
+    """State indices of each layer (pieces borne off by both sides), in sweep order.
+
+    Most moves advance, so sweeping the most advanced states first converges faster.
+    """
+    count = configs.count
+    progress_sum = configs.table.sum(axis=1)
+    layers = []
+    for layer in range(2 * pieces - 1):
+        members = np.flatnonzero(layer_of == layer).astype(np.int64)
+        advanced = progress_sum[(members // count) % count] + progress_sum[members % count]
+        layers.append(members[np.argsort(-advanced, kind="stable")])
+    return layers
+
+
+def _kernel_arguments(
+    geo: Geometry, configs: Configurations, dense: npt.NDArray[np.int32]
+) -> tuple[Any, ...]:
+    """The arguments :func:`solve_kernels.build_transitions` takes after the layer's states."""
+    return (
+        configs.table,
+        configs.code_to_config,
+        geo.cells,
+        geo.attackable,
+        geo.extra_cell,
+        geo.throw_values,
+        geo.throw_extra,
+        geo.entry_allowed,
+        geo.entry_square,
+        geo.slot_group,
+        geo.group_start,
+        geo.group_size,
+        geo.group_stride,
+        geo.binom,
+        geo.off,
+        geo.stack_limit,
+        geo.stack_defence,
+        geo.exact_bear_off,
+        geo.capture_extra,
+        geo.must_move,
+        geo.perspectives,
+        dense,
+    )
+
+
+def _save(solution: Solution, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial.npz")
+    np.savez(
+        partial,
+        dense=solution.dense,
+        values=solution.values,
+        lengths=solution.lengths,
+        meta=np.array(
+            [
+                solution.states,
+                solution.seconds,
+                solution.memory_bytes,
+                solution.sweeps,
+            ],
+            dtype=np.float64,
+        ),
+    )
+    partial.replace(path)
+
+
+def _load(rules: Rules, geo: Geometry, path: Path, tolerance: float) -> Solution:
+    with np.load(path) as data:
+        dense: npt.NDArray[np.int32] = data["dense"]
+        values: FloatArray = data["values"]
+        lengths: FloatArray = data["lengths"]
+        meta = data["meta"]
+    states, seconds, memory, sweeps = meta
+    return Solution(
+        rules=rules,
+        geometry=geo,
+        configurations=enumerate_configurations(rules, geo),
+        dense=dense,
+        values=values,
+        lengths=lengths,
+        states=int(states),
+        seconds=float(seconds),
+        memory_bytes=int(memory),
+        sweeps=int(sweeps),
+        tolerance=tolerance,
+        from_cache=True,
+    )
+
+
+def with_pieces(rules: Rules, pieces: int) -> Rules:
+    """``rules`` played with ``pieces`` pieces a side.
+
+    Interchangeable pieces keep their shared entry rule; pieces with their own entry rules keep
+    the first ``pieces`` of them (more than the rules name cannot be invented).
+    """
+    if pieces < 1:
+        raise ValueError(f"pieces must be at least 1, got {pieces}")
+    if rules.distinct_pieces:
+        if pieces > len(rules.entry):
+            raise ValueError(
+                f"{rules.variant} names an entry rule for each of its {len(rules.entry)} pieces;"
+                f" choose --pieces between 1 and {len(rules.entry)}"
+            )
+        entry = rules.entry[:pieces]
+    else:
+        entry = (rules.entry[0],) * pieces
+    return dataclasses.replace(rules, pieces=pieces, entry=entry)
+
+
+__all__ = [
+    "IntArray",
+    "Solution",
+    "SolveEstimate",
+    "SolveRefused",
+    "estimate",
+    "rules_key",
+    "solve",
+    "with_pieces",
+]

@@ -1,0 +1,431 @@
+"""Native kernels of the exact solver: move generation, value iteration, expected length.
+
+Move generation follows :mod:`generator.engine.moves` rule for rule (``_move_piece``,
+``apply_move``, ``pass_turn``): exact or generous bearing off, per-piece entry, stacking up to
+the limit, safe cells, stack defence (a large enough stack sends the attacker back to hand),
+captures of every enemy piece on the cell, another throw for an extra-throw cell, an
+extra-throw throw (even when nothing can move) and, where the rules say so, a capture; a
+voluntary pass where moving is not compulsory. ``tests/test_solve.py`` checks it against the
+engine position by position.
+
+An option is encoded as one integer: ``WIN`` when the move bears off the mover's last piece,
+else ``2 * state + keeps_turn``. The value of an option for the mover is ``1`` (win),
+``V[state]`` (the mover throws again) or ``1 - V[state]`` (the opponent is to move).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WIN = -1
+
+
+@njit(cache=True)
+def _config_id(
+    values: np.ndarray,
+    group_start: np.ndarray,
+    group_size: np.ndarray,
+    group_stride: np.ndarray,
+    binom: np.ndarray,
+    code_to_config: np.ndarray,
+) -> int:
+    """Sort ``values`` within each entry group (in place) and return the configuration id."""
+    code = 0
+    for g in range(group_start.shape[0]):
+        lo = group_start[g]
+        hi = lo + group_size[g]
+        for a in range(lo + 1, hi):
+            v = values[a]
+            b = a - 1
+            while b >= lo and values[b] > v:
+                values[b + 1] = values[b]
+                b -= 1
+            values[b + 1] = v
+        rank = 0
+        for a in range(lo, hi):
+            rank += binom[values[a] + a - lo, a - lo + 1]
+        code += rank * group_stride[g]
+    return int(code_to_config[code])
+
+
+@njit(cache=True)
+def _side_ok(config: np.ndarray, cells_of_side: np.ndarray, stack_limit: int) -> bool:
+    """No cell holds more of this side's pieces than the stacking limit (a route may revisit
+    a cell, so distinct steps can share one)."""
+    n = config.shape[0]
+    for a in range(n):
+        cell = cells_of_side[config[a]]
+        if cell < 0:
+            continue
+        count = 0
+        for b in range(n):
+            if cells_of_side[config[b]] == cell:
+                count += 1
+        if count > stack_limit:
+            return False
+    return True
+
+
+@njit(cache=True)
+def classify_states(
+    table: np.ndarray,
+    cells: np.ndarray,
+    off: int,
+    stack_limit: int,
+    perspectives: int,
+) -> np.ndarray:
+    """Layer of every state index (pieces borne off by both sides), ``-1`` when the state is
+    impossible (two sides on one cell, a stack over the limit) or finished (a side is all off)."""
+    count, n = table.shape
+    borne = np.zeros(count, dtype=np.int64)
+    ok = np.zeros((2, count), dtype=np.bool_)
+    for c in range(count):
+        for a in range(n):
+            if table[c, a] == off:
+                borne[c] += 1
+        for side in range(2):
+            ok[side, c] = _side_ok(table[c], cells[side], stack_limit)
+    layer = np.full(perspectives * count * count, -1, dtype=np.int8)
+    for p in range(perspectives):
+        mine_side = p
+        their_side = 1 - p
+        for i in range(count):
+            if borne[i] == n or not ok[mine_side, i]:
+                continue
+            for j in range(count):
+                if borne[j] == n or not ok[their_side, j]:
+                    continue
+                clash = False
+                for a in range(n):
+                    cell = cells[mine_side, table[i, a]]
+                    if cell < 0:
+                        continue
+                    for b in range(n):
+                        if cells[their_side, table[j, b]] == cell:
+                            clash = True
+                if not clash:
+                    layer[(p * count + i) * count + j] = borne[i] + borne[j]
+    return layer
+
+
+@njit(cache=True)
+def _encode(dense: np.ndarray, state: int, keeps_turn: bool) -> int:
+    """The option code of moving to ``state`` (a state index)."""
+    ident = dense[state]
+    if ident < 0:
+        raise AssertionError("solver bug: a move leads to a state outside the solved space")
+    return 2 * int(ident) + (1 if keeps_turn else 0)
+
+
+@njit(cache=True)
+def _options(
+    state: int,
+    t: int,
+    out: np.ndarray,
+    table: np.ndarray,
+    code_to_config: np.ndarray,
+    cells: np.ndarray,
+    attackable: np.ndarray,
+    extra_cell: np.ndarray,
+    throw_values: np.ndarray,
+    throw_extra: np.ndarray,
+    entry_allowed: np.ndarray,
+    entry_square: np.ndarray,
+    slot_group: np.ndarray,
+    group_start: np.ndarray,
+    group_size: np.ndarray,
+    group_stride: np.ndarray,
+    binom: np.ndarray,
+    off: int,
+    stack_limit: int,
+    stack_defence: int,
+    exact_bear_off: bool,
+    capture_extra: bool,
+    must_move: bool,
+    perspectives: int,
+    dense: np.ndarray,
+    own: np.ndarray,
+    enemy: np.ndarray,
+    mine: np.ndarray,
+    theirs: np.ndarray,
+) -> int:
+    """Write the options of ``state`` for throw index ``t`` into ``out``; return how many.
+
+    ``dense`` maps state indices to the dense ids the options refer to. ``own``, ``enemy``
+    (cell counts) and ``mine``, ``theirs`` (piece buffers) are scratch.
+    """
+    count, n = table.shape
+    p = state // (count * count)
+    i = (state // count) % count
+    j = state % count
+    ms = p
+    es = 1 - p
+    next_p = (1 - p) if perspectives == 2 else 0
+    throw = throw_values[t]
+    t_extra = throw_extra[t]
+    found = 0
+    if throw > 0:
+        for a in range(n):
+            c = cells[ms, table[i, a]]
+            if c >= 0:
+                own[c] += 1
+            c = cells[es, table[j, a]]
+            if c >= 0:
+                enemy[c] += 1
+        for k in range(n):
+            start = table[i, k]
+            if start == off:
+                continue
+            if k > 0 and slot_group[k] == slot_group[k - 1] and table[i, k - 1] == start:
+                continue  # an interchangeable twin already gave this move
+            if start == 0:
+                if not entry_allowed[k, t]:
+                    continue
+                target = throw if entry_square[k] < 0 else entry_square[k]
+            else:
+                target = start + throw
+            if target > off:
+                if exact_bear_off or start == 0:
+                    continue
+                target = off
+            for a in range(n):
+                mine[a] = table[i, a]
+                theirs[a] = table[j, a]
+            extra = t_extra
+            if target != off:
+                cell = cells[ms, target]
+                here = own[cell]
+                if start > 0 and cells[ms, start] == cell:
+                    here -= 1
+                if here >= stack_limit:
+                    continue
+                defenders = enemy[cell]
+                repelled = False
+                if defenders > 0:
+                    if not attackable[cell]:
+                        continue
+                    if stack_defence > 0 and defenders >= stack_defence:
+                        repelled = True
+                if repelled:
+                    mine[k] = 0
+                else:
+                    mine[k] = target
+                    if defenders > 0:
+                        for a in range(n):
+                            if cells[es, theirs[a]] == cell:
+                                theirs[a] = 0
+                        if capture_extra:
+                            extra = True
+                    if extra_cell[cell]:
+                        extra = True
+            else:
+                mine[k] = off
+                done = True
+                for a in range(n):
+                    if mine[a] != off:
+                        done = False
+                if done:
+                    out[found] = WIN
+                    found += 1
+                    continue
+            mi = _config_id(mine, group_start, group_size, group_stride, binom, code_to_config)
+            ti = _config_id(theirs, group_start, group_size, group_stride, binom, code_to_config)
+            if extra:
+                out[found] = _encode(dense, (p * count + mi) * count + ti, True)
+            else:
+                out[found] = _encode(dense, (next_p * count + ti) * count + mi, False)
+            found += 1
+        for a in range(n):
+            c = cells[ms, table[i, a]]
+            if c >= 0:
+                own[c] = 0
+            c = cells[es, table[j, a]]
+            if c >= 0:
+                enemy[c] = 0
+    if found == 0 or not must_move:
+        if t_extra:
+            out[found] = _encode(dense, state, True)
+        else:
+            out[found] = _encode(dense, (next_p * count + j) * count + i, False)
+        found += 1
+    return found
+
+
+@njit(cache=True)
+def build_transitions(
+    states: np.ndarray,
+    table: np.ndarray,
+    code_to_config: np.ndarray,
+    cells: np.ndarray,
+    attackable: np.ndarray,
+    extra_cell: np.ndarray,
+    throw_values: np.ndarray,
+    throw_extra: np.ndarray,
+    entry_allowed: np.ndarray,
+    entry_square: np.ndarray,
+    slot_group: np.ndarray,
+    group_start: np.ndarray,
+    group_size: np.ndarray,
+    group_stride: np.ndarray,
+    binom: np.ndarray,
+    off: int,
+    stack_limit: int,
+    stack_defence: int,
+    exact_bear_off: bool,
+    capture_extra: bool,
+    must_move: bool,
+    perspectives: int,
+    dense: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Options of every (state, throw) of a layer: ``options[row, :counts[row]]`` with
+    ``row = state position * throws + throw index``. A row has at most one option per piece
+    plus the pass."""
+    n = table.shape[1]
+    throws = throw_values.shape[0]
+    cells_count = attackable.shape[0]
+    own = np.zeros(cells_count, dtype=np.int64)
+    enemy = np.zeros(cells_count, dtype=np.int64)
+    mine = np.zeros(n, dtype=np.int64)
+    theirs = np.zeros(n, dtype=np.int64)
+    rows = states.shape[0] * throws
+    options = np.empty((rows, n + 1), dtype=np.int32)
+    counts = np.empty(rows, dtype=np.int8)
+    for a in range(states.shape[0]):
+        for t in range(throws):
+            row = a * throws + t
+            counts[row] = _options(
+                states[a],
+                t,
+                options[row],
+                table,
+                code_to_config,
+                cells,
+                attackable,
+                extra_cell,
+                throw_values,
+                throw_extra,
+                entry_allowed,
+                entry_square,
+                slot_group,
+                group_start,
+                group_size,
+                group_stride,
+                binom,
+                off,
+                stack_limit,
+                stack_defence,
+                exact_bear_off,
+                capture_extra,
+                must_move,
+                perspectives,
+                dense,
+                own,
+                enemy,
+                mine,
+                theirs,
+            )
+    return options, counts
+
+
+@njit(cache=True)
+def _option_value(option: int, values: np.ndarray) -> float:
+    if option == WIN:
+        return 1.0
+    target = option >> 1
+    if option & 1:
+        return float(values[target])
+    return 1.0 - float(values[target])
+
+
+@njit(cache=True)
+def iterate_values(
+    base: int,
+    size: int,
+    options: np.ndarray,
+    counts: np.ndarray,
+    probs: np.ndarray,
+    values: np.ndarray,
+    tolerance: float,
+    max_sweeps: int,
+) -> tuple[int, float]:
+    """Gauss-Seidel sweeps of V(s) = sum over throws of p * max over options, in place,
+    until the largest change in a sweep is below ``tolerance``. Returns (sweeps, last change);
+    sweeps is ``-1`` when ``max_sweeps`` passed without converging."""
+    throws = probs.shape[0]
+    change = 0.0
+    for sweep in range(max_sweeps):
+        change = 0.0
+        for a in range(size):
+            total = 0.0
+            for t in range(throws):
+                row = a * throws + t
+                best = -1.0
+                for o in range(counts[row]):
+                    value = _option_value(options[row, o], values)
+                    if value > best:
+                        best = value
+                total += probs[t] * best
+            s = base + a
+            delta = abs(total - values[s])
+            if delta > change:
+                change = delta
+            values[s] = total
+        if change < tolerance:
+            return sweep + 1, change
+    return -1, change
+
+
+@njit(cache=True)
+def choose_policy(
+    size: int,
+    options: np.ndarray,
+    counts: np.ndarray,
+    throws: int,
+    values: np.ndarray,
+) -> np.ndarray:
+    """The optimal option per (state, throw): the first option of highest value, in the
+    engine's move order (pieces by slot, then the pass)."""
+    chosen = np.empty(size * throws, dtype=np.int32)
+    for row in range(chosen.shape[0]):
+        best = -1.0
+        pick = options[row, 0]
+        for o in range(counts[row]):
+            value = _option_value(options[row, o], values)
+            if value > best:
+                best = value
+                pick = options[row, o]
+        chosen[row] = pick
+    return chosen
+
+
+@njit(cache=True)
+def iterate_lengths(
+    base: int,
+    size: int,
+    chosen: np.ndarray,
+    probs: np.ndarray,
+    lengths: np.ndarray,
+    tolerance: float,
+    max_sweeps: int,
+) -> tuple[int, float]:
+    """Gauss-Seidel sweeps of E(s) = 1 + sum over throws of p * E(next under the policy),
+    with E = 0 once the game is won: the expected number of throws left."""
+    throws = probs.shape[0]
+    change = 0.0
+    for sweep in range(max_sweeps):
+        change = 0.0
+        for a in range(size):
+            total = 1.0
+            for t in range(throws):
+                option = chosen[a * throws + t]
+                if option != WIN:
+                    total += probs[t] * lengths[option >> 1]
+            s = base + a
+            delta = abs(total - lengths[s])
+            if delta > change:
+                change = delta
+            lengths[s] = total
+        if change < tolerance:
+            return sweep + 1, change
+    return -1, change

@@ -1,0 +1,246 @@
+"""The exact solver's state space: every position of a variant as a perfect index.
+
+A *configuration* is one side's pieces: a progress value per piece (``0`` in hand, ``1..L`` on
+the route, ``L+1`` borne off). Pieces that share an entry rule are interchangeable (the rules
+never tell them apart), so within such a group the values are kept sorted and a group is a
+multiset; its rank in the combinatorial number system is dense. A configuration's *code* mixes
+the group ranks; ``code_to_config`` maps codes of configurations that respect the stacking limit
+to dense configuration ids.
+
+A *state* is ``(perspective, mover configuration, opponent configuration)`` with index
+``perspective * C * C + mover * C + opponent``: values are stored for the side to move only
+(mover-relative). When the rules are the same for light and dark with colours swapped
+(:func:`colour_symmetric`; Bell's and Masters' mirrored routes are), one perspective serves both
+sides, as RoyalUr.net's solved tables store only light to move; otherwise both perspectives are
+stored and perspective ``0`` is light to move.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from generator.engine.position import Position
+from generator.engine.rules import EntryRule, Rules, Side
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+
+
+def entry_groups(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """Piece indices grouped by identical entry rule, in order of first appearance.
+
+    Pieces with the same entry rule are interchangeable; only a piece in hand differs by its
+    entry rule, and a captured piece returns to hand with its own rule.
+    """
+    groups: dict[EntryRule, list[int]] = {}
+    for index, rule in enumerate(rules.entry):
+        groups.setdefault(rule, []).append(index)
+    return tuple(tuple(members) for members in groups.values())
+
+
+def multiset_count(values: int, size: int) -> int:
+    """How many sorted tuples of ``size`` values drawn from ``values`` distinct values."""
+    return math.comb(values + size - 1, size)
+
+
+def code_space(rules: Rules) -> int:
+    """How many codes a configuration can have (before the stacking limit is applied)."""
+    values = rules.off + 1
+    return math.prod(multiset_count(values, len(g)) for g in entry_groups(rules))
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The rules as arrays, in the solver's slot order (pieces grouped by entry rule)."""
+
+    cells: IntArray
+    """``[side, progress]`` -> cell id; ``-1`` in hand and borne off."""
+    attackable: BoolArray
+    """``[cell]``: an enemy piece here may be captured (a capture cell and not safe)."""
+    extra_cell: BoolArray
+    """``[cell]``: landing here earns another throw."""
+    throw_values: IntArray
+    throw_probs: FloatArray
+    throw_extra: BoolArray
+    """``[throw index]``: this throw earns another throw, whatever happens on it."""
+    entry_allowed: BoolArray
+    """``[slot, throw index]``: the piece in this slot may enter with this throw."""
+    entry_square: IntArray
+    """``[slot]``: the entry step, ``-1`` for the throw's own value."""
+    slot_group: IntArray
+    group_start: IntArray
+    group_size: IntArray
+    group_stride: IntArray
+    binom: IntArray
+    """``binom[a, b]`` = C(a, b), for ranking multisets."""
+    slot_piece: tuple[int, ...]
+    """``slot_piece[slot]`` = the engine's piece index that fills this slot."""
+    pieces: int
+    off: int
+    stack_limit: int
+    stack_defence: int
+    """``0`` when stacks never repel an attacker."""
+    exact_bear_off: bool
+    capture_extra: bool
+    must_move: bool
+    perspectives: int
+    """``1`` when one mover-relative table serves both colours, else ``2``."""
+
+
+def colour_symmetric(rules: Rules) -> bool:
+    """Whether swapping light and dark maps the rules onto themselves.
+
+    True when, step by step, the two routes meet, revisit cells and carry rosette, safety and
+    capture properties in the same pattern: then a position with dark to move has the value of
+    the colour-swapped position with light to move, so one table serves both.
+    """
+    light, dark = rules.cells
+    steps = range(rules.route_length)
+
+    def attackable(cell: str) -> bool:
+        return cell in rules.capture_cells and cell not in rules.safe_cells
+
+    for i in steps:
+        if attackable(light[i]) != attackable(dark[i]):
+            return False
+        if (light[i] in rules.extra_throw_cells) != (dark[i] in rules.extra_throw_cells):
+            return False
+        for j in steps:
+            if (light[i] == dark[j]) != (dark[i] == light[j]):
+                return False
+            if (light[i] == light[j]) != (dark[i] == dark[j]):
+                return False
+    return True
+
+
+def geometry(rules: Rules) -> Geometry:
+    """Flatten ``rules`` into the arrays the solver's kernels read."""
+    cell_ids: dict[str, int] = {}
+    for side in Side:
+        for cell in rules.cells[side]:
+            cell_ids.setdefault(cell, len(cell_ids))
+    off = rules.off
+    cells = np.full((2, off + 1), -1, dtype=np.int64)
+    for side in Side:
+        for step, cell in enumerate(rules.cells[side], start=1):
+            cells[side, step] = cell_ids[cell]
+    attackable = np.zeros(len(cell_ids), dtype=np.bool_)
+    extra_cell = np.zeros(len(cell_ids), dtype=np.bool_)
+    for cell, ident in cell_ids.items():
+        attackable[ident] = cell in rules.capture_cells and cell not in rules.safe_cells
+        extra_cell[ident] = cell in rules.extra_throw_cells
+    throws = [(t, p) for t, p in rules.throws if p > 0]
+    groups = entry_groups(rules)
+    slot_piece = tuple(piece for group in groups for piece in group)
+    entry_allowed = np.zeros((rules.pieces, len(throws)), dtype=np.bool_)
+    entry_square = np.full(rules.pieces, -1, dtype=np.int64)
+    for slot, piece in enumerate(slot_piece):
+        entry = rules.entry[piece]
+        for t, (throw, _) in enumerate(throws):
+            entry_allowed[slot, t] = throw > 0 and entry.allows(throw)
+        if entry.square is not None:
+            entry_square[slot] = entry.square
+    sizes = [len(g) for g in groups]
+    starts = list(itertools.accumulate([0, *sizes[:-1]]))
+    strides = [math.prod(multiset_count(off + 1, s) for s in sizes[:g]) for g in range(len(sizes))]
+    top = off + rules.pieces + 1
+    binom = np.array([[math.comb(a, b) for b in range(rules.pieces + 2)] for a in range(top)])
+    return Geometry(
+        cells=cells,
+        attackable=attackable,
+        extra_cell=extra_cell,
+        throw_values=np.array([t for t, _ in throws], dtype=np.int64),
+        throw_probs=np.array([float(p) for _, p in throws], dtype=np.float64),
+        throw_extra=np.array([t in rules.extra_throw_throws for t, _ in throws], dtype=np.bool_),
+        entry_allowed=entry_allowed,
+        entry_square=entry_square,
+        slot_group=np.array([g for g, s in enumerate(sizes) for _ in range(s)], dtype=np.int64),
+        group_start=np.array(starts, dtype=np.int64),
+        group_size=np.array(sizes, dtype=np.int64),
+        group_stride=np.array(strides, dtype=np.int64),
+        binom=binom.astype(np.int64),
+        slot_piece=slot_piece,
+        pieces=rules.pieces,
+        off=off,
+        stack_limit=rules.stack_limit,
+        stack_defence=rules.stack_defence or 0,
+        exact_bear_off=rules.exact_bear_off,
+        capture_extra=rules.extra_throw_on_capture,
+        must_move=rules.must_move,
+        perspectives=1 if colour_symmetric(rules) else 2,
+    )
+
+
+def multiset_rank(sorted_values: tuple[int, ...]) -> int:
+    """Rank of a sorted tuple among all sorted tuples of its length (combinatorial number
+    system: values ``v_i`` become the strictly increasing ``v_i + i``)."""
+    return sum(math.comb(v + i, i + 1) for i, v in enumerate(sorted_values))
+
+
+@dataclass(frozen=True)
+class Configurations:
+    """Every configuration one side can have, with the code -> id map."""
+
+    table: IntArray
+    """``[config, slot]`` progress values, sorted within each entry group."""
+    code_to_config: IntArray
+    """``[code]`` -> configuration id, ``-1`` for codes breaking the stacking limit."""
+
+    @property
+    def count(self) -> int:
+        return int(self.table.shape[0])
+
+
+def enumerate_configurations(rules: Rules, geo: Geometry) -> Configurations:
+    """Every configuration whose pieces respect the stacking limit step by step.
+
+    Cell-level limits (routes that revisit a cell) are checked per state, with both sides.
+    """
+    off = geo.off
+    per_group = [
+        list(itertools.combinations_with_replacement(range(off + 1), int(size)))
+        for size in geo.group_size
+    ]
+    code_to_config = np.full(code_space(rules), -1, dtype=np.int64)
+    table: list[tuple[int, ...]] = []
+    for parts in itertools.product(*per_group):
+        values = tuple(v for part in parts for v in part)
+        on_route = [v for v in values if 0 < v < off]
+        if on_route and max(on_route.count(v) for v in set(on_route)) > geo.stack_limit:
+            continue
+        code = sum(
+            multiset_rank(part) * int(stride)
+            for part, stride in zip(parts, geo.group_stride, strict=True)
+        )
+        code_to_config[code] = len(table)
+        table.append(values)
+    array = np.array(table, dtype=np.int64).reshape(len(table), geo.pieces)
+    return Configurations(array, code_to_config)
+
+
+def configuration_code(geo: Geometry, pieces: tuple[int, ...]) -> int:
+    """The code of one side's pieces given in the engine's piece order."""
+    code = 0
+    for g in range(len(geo.group_size)):
+        start, size = int(geo.group_start[g]), int(geo.group_size[g])
+        part = sorted(pieces[geo.slot_piece[slot]] for slot in range(start, start + size))
+        code += multiset_rank(tuple(part)) * int(geo.group_stride[g])
+    return code
+
+
+def state_index(geo: Geometry, configs: Configurations, position: Position) -> int:
+    """The state index of ``position`` (side to move = mover); ``-1`` if it has no entry."""
+    side = position.to_move
+    mover = configs.code_to_config[configuration_code(geo, position.pieces(side))]
+    other = configs.code_to_config[configuration_code(geo, position.pieces(side.other))]
+    if mover < 0 or other < 0:
+        return -1
+    perspective = int(side) if geo.perspectives == 2 else 0
+    count = configs.count
+    return (perspective * count + int(mover)) * count + int(other)
