@@ -78,7 +78,11 @@ def _convert(node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], doc: s
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, (*path, i), lines, doc) for i, item in enumerate(node.value)]
-    return yaml.SafeLoader("").construct_object(node, deep=True)  # type: ignore[no-untyped-call]
+    return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+
+
+_COMPOSER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser when PyYAML has it (about 20 times faster; same nodes and line marks)."""
 
 
 def load_document(path: Path, text: str | None = None) -> Document:
@@ -92,7 +96,7 @@ def load_document(path: Path, text: str | None = None) -> Document:
     except (OSError, UnicodeDecodeError) as error:
         raise YamlError(Problem(doc, 1, f"cannot read the file: {error}")) from error
     try:
-        node = yaml.compose(source, Loader=yaml.SafeLoader)
+        node = yaml.compose(source, Loader=_COMPOSER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
