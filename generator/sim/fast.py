@@ -1,0 +1,627 @@
+"""The native-speed kernel: whole seeded games for any variant, from packed rule arrays.
+
+Every function mirrors the reference engine (:mod:`generator.engine.moves`) step for step, with
+the same legal-move order, so a kernel game replays move for move through the readable engine
+(``tests/test_sim_trace.py`` checks this for every variant). No variant is named here: the rules
+arrive as one int64 array ``R`` (:meth:`generator.sim.encode.EncodedRules.packed`).
+
+The game state is one int64 array ``S``: each side's pieces by progress (``S[side * P + i]``),
+then each side's pieces per cell (``S[2P + side * C + cell]``), then ``C`` scratch flags.
+Interchangeable pieces are kept sorted, like the reference engine's canonical positions.
+
+Randomness: one 64-bit key per run comes from numpy's ``SeedSequence(seed)``; game ``g``'s
+generator is xorshift64* seeded with splitmix64(key + g * golden ratio). A game's dice therefore
+depend only on (seed, g), never on how games are split between worker processes.
+
+Cheap agents run here, by integer id (:class:`generator.sim.agents.FastAgent`): each scores
+every legal move and plays a best one, breaking ties uniformly at random.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from generator.sim.encode import (
+    H_CAPTURE_EXTRA,
+    H_CELLS,
+    H_DEFENCE,
+    H_DISTINCT,
+    H_EXACT,
+    H_LENGTH,
+    H_MUST_MOVE,
+    H_PIECES,
+    H_STACK,
+    H_THROWS,
+    H_WIDTH,
+    O_ATTACK,
+    O_ENTRY_ALLOWED,
+    O_ENTRY_SQUARE,
+    O_EXTRA_CELL,
+    O_ROUTE,
+    O_THRESHOLD,
+    O_THROW,
+    O_THROW_EXTRA,
+    IntArray,
+)
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+RngState = npt.NDArray[np.uint64]
+"""A one-element array holding a game's xorshift64* state."""
+
+
+def kernel(**options: Any) -> Callable[[Function], Function]:
+    """Compile with numba (cached on disk), keeping the Python signature for type checking.
+
+    ``_nrt=False`` on the inner functions keeps numba's reference counting of array
+    arguments out of the inner loop (it otherwise costs a third of the running time).
+    """
+
+    def compile_function(function: Function) -> Function:
+        return cast(Function, njit(cache=True, **options)(function))
+
+    return compile_function
+
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+STAR = np.uint64(0x2545F4914F6CDD1D)
+S11 = np.uint64(11)
+S12 = np.uint64(12)
+S25 = np.uint64(25)
+S27 = np.uint64(27)
+S30 = np.uint64(30)
+S31 = np.uint64(31)
+
+# Agent ids (see generator.sim.agents.FastAgent for their rules).
+RANDOM, FIRST, LAST, CAPTURE, EXTRA, REARMOST, SAFE, BEAR_OFF, GREEDY = range(9)
+
+# Columns of the per-game result table.
+WINNER, THROWS, MOVES, TURNS, CAPTURES, PASSES, ROSETTES, EXTRAS, LOSER_OFF = range(9)
+FIELDS = 9
+
+# A move is six numbers: piece (-1: voluntary pass), start, end, pieces captured,
+# earns another throw (0/1), repelled by a stack (0/1).
+M_PIECE, M_START, M_END, M_CAPTURED, M_EXTRA, M_REPELLED = range(6)
+MOVE_WIDTH = 6
+MAX_MOVES = 16
+"""More than any variant's legal moves: one per piece plus a voluntary pass."""
+
+THREAT_WEIGHT = 0.5
+"""Greedy's rough chance that a piece within the enemy's reach is hit next throw."""
+
+
+@kernel()
+def splitmix64(z: np.uint64) -> np.uint64:
+    z = z + GOLDEN
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@kernel()
+def game_state(key: np.uint64, game: int) -> np.uint64:
+    """The generator state of game ``game`` of a run keyed ``key`` (never zero)."""
+    state = splitmix64(key + np.uint64(game) * GOLDEN)
+    if state == np.uint64(0):
+        state = GOLDEN
+    return state
+
+
+@kernel(_nrt=False)
+def next_bits(rng: RngState) -> int:
+    """xorshift64*: 53 uniform random bits from the one-element state array ``rng``."""
+    x = rng[0]
+    x ^= x >> S12
+    x ^= x << S25
+    x ^= x >> S27
+    rng[0] = x
+    return int((x * STAR) >> S11)
+
+
+@kernel(_nrt=False)
+def below(rng: RngState, n: int) -> int:
+    """A uniform integer in ``0..n-1``."""
+    return (next_bits(rng) * n) >> 53  # n is a move count, far below 2**10: no overflow
+
+
+@kernel(_nrt=False)
+def draw_throw(R: IntArray, rng: RngState) -> int:
+    u = next_bits(rng)
+    k = 0
+    base = R[O_THRESHOLD]
+    while u >= R[base + k]:
+        k += 1
+    return int(R[R[O_THROW] + k])
+
+
+@kernel(_nrt=False)
+def route_cell(R: IntArray, side: int, progress: int) -> int:
+    """The cell id of ``progress`` on ``side``'s route; -1 in hand and borne off."""
+    return int(R[R[O_ROUTE] + side * (R[H_LENGTH] + 2) + progress])
+
+
+@kernel(_nrt=False)
+def legal_moves(R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -> int:
+    """Fill ``mv`` with the legal moves of ``side`` for ``throw``; return how many.
+
+    Same rules and order as :func:`generator.engine.moves.legal_moves`: pieces in index order
+    (interchangeable pieces sorted, one move per distinct progress), then a voluntary pass
+    (piece -1) when the rules do not force a move.
+    """
+    if throw <= 0:
+        return 0
+    pieces = R[H_PIECES]
+    length = R[H_LENGTH]
+    cells = R[H_CELLS]
+    width = R[H_WIDTH]
+    distinct = R[H_DISTINCT] != 0
+    exact = R[H_EXACT] != 0
+    stack_limit = R[H_STACK]
+    defence = R[H_DEFENCE]
+    route = R[O_ROUTE]
+    other = 1 - side
+    off = length + 1
+    mine = side * pieces
+    own_occ = 2 * pieces + side * cells
+    enemy_occ = 2 * pieces + other * cells
+    gives = 1 if throw < width and R[R[O_THROW_EXTRA] + throw] != 0 else 0
+    n = 0
+    for i in range(pieces):
+        start = S[mine + i]
+        if start == off:
+            continue
+        if not distinct and i > 0 and S[mine + i - 1] == start:
+            continue
+        if start == 0:
+            if throw >= width or R[R[O_ENTRY_ALLOWED] + i * width + throw] == 0:
+                continue
+            square = R[R[O_ENTRY_SQUARE] + i]
+            target = throw if square < 0 else square
+        else:
+            target = start + throw
+        if target > off:
+            if exact or start == 0:
+                continue
+            target = off
+        row = n * MOVE_WIDTH
+        if target == off:
+            mv[row + M_PIECE] = i
+            mv[row + M_START] = start
+            mv[row + M_END] = off
+            mv[row + M_CAPTURED] = 0
+            mv[row + M_EXTRA] = gives
+            mv[row + M_REPELLED] = 0
+            n += 1
+            continue
+        cell = R[route + side * (length + 2) + target]
+        here = S[own_occ + cell]
+        if R[route + side * (length + 2) + start] == cell:
+            here -= 1
+        if here >= stack_limit:
+            continue
+        defenders = S[enemy_occ + cell]
+        if defenders > 0:
+            if R[R[O_ATTACK] + cell] == 0:
+                continue
+            if defence > 0 and defenders >= defence:
+                mv[row + M_PIECE] = i
+                mv[row + M_START] = start
+                mv[row + M_END] = 0
+                mv[row + M_CAPTURED] = 0
+                mv[row + M_EXTRA] = gives
+                mv[row + M_REPELLED] = 1
+                n += 1
+                continue
+        extra = gives
+        if R[R[O_EXTRA_CELL] + cell] != 0 or (defenders > 0 and R[H_CAPTURE_EXTRA] != 0):
+            extra = 1
+        mv[row + M_PIECE] = i
+        mv[row + M_START] = start
+        mv[row + M_END] = target
+        mv[row + M_CAPTURED] = defenders
+        mv[row + M_EXTRA] = extra
+        mv[row + M_REPELLED] = 0
+        n += 1
+    if n > 0 and R[H_MUST_MOVE] == 0:
+        row = n * MOVE_WIDTH
+        mv[row + M_PIECE] = -1
+        mv[row + M_START] = -1
+        mv[row + M_END] = -1
+        mv[row + M_CAPTURED] = 0
+        mv[row + M_EXTRA] = gives
+        mv[row + M_REPELLED] = 0
+        n += 1
+    return n
+
+
+@kernel(_nrt=False)
+def sort_side(S: IntArray, first: int, count: int) -> None:
+    for i in range(first + 1, first + count):
+        value = S[i]
+        j = i - 1
+        while j >= first and S[j] > value:
+            S[j + 1] = S[j]
+            j -= 1
+        S[j + 1] = value
+
+
+@kernel(_nrt=False)
+def apply_move(R: IntArray, S: IntArray, side: int, mv: IntArray, m: int) -> None:
+    """Play move ``m`` of ``mv`` in place (a pass changes nothing on the board)."""
+    row = m * MOVE_WIDTH
+    piece = mv[row + M_PIECE]
+    if piece < 0:
+        return
+    pieces = R[H_PIECES]
+    cells = R[H_CELLS]
+    stride = R[H_LENGTH] + 2
+    route = R[O_ROUTE]
+    other = 1 - side
+    own_occ = 2 * pieces + side * cells
+    before = R[route + side * stride + mv[row + M_START]]
+    if before >= 0:
+        S[own_occ + before] -= 1
+    end = mv[row + M_END]
+    S[side * pieces + piece] = end
+    after = R[route + side * stride + end]
+    if after >= 0:
+        S[own_occ + after] += 1
+    distinct = R[H_DISTINCT] != 0
+    if mv[row + M_CAPTURED] > 0:
+        theirs = other * pieces
+        for j in range(pieces):
+            if R[route + other * stride + S[theirs + j]] == after:
+                S[theirs + j] = 0
+        S[2 * pieces + other * cells + after] = 0
+        if not distinct:
+            sort_side(S, theirs, pieces)
+    if not distinct:
+        sort_side(S, side * pieces, pieces)
+
+
+@kernel(_nrt=False)
+def all_off(R: IntArray, S: IntArray, side: int) -> bool:
+    pieces = R[H_PIECES]
+    off = R[H_LENGTH] + 1
+    for i in range(pieces):  # noqa: SIM110 (a generator is slower in the kernel)
+        if S[side * pieces + i] != off:
+            return False
+    return True
+
+
+@kernel(_nrt=False)
+def threatened(R: IntArray, S: IntArray, side: int) -> tuple[int, int]:
+    """(count, summed progress) of ``side``'s pieces the enemy could hit with its next throw.
+
+    A piece is within reach when some enemy piece lands on its cell with some possible throw
+    (blocks by other pieces are ignored), the cell allows captures, and no defending stack
+    would repel the attacker.
+    """
+    pieces = R[H_PIECES]
+    length = R[H_LENGTH]
+    cells = R[H_CELLS]
+    width = R[H_WIDTH]
+    stride = length + 2
+    route = R[O_ROUTE]
+    defence = R[H_DEFENCE]
+    reach = 2 * pieces + 2 * cells
+    other = 1 - side
+    for j in range(pieces):
+        q = S[other * pieces + j]
+        if q == length + 1:
+            continue
+        for k in range(R[H_THROWS]):
+            t = R[R[O_THROW] + k]
+            if t <= 0:
+                continue
+            if q == 0:
+                if R[R[O_ENTRY_ALLOWED] + j * width + t] == 0:
+                    continue
+                square = R[R[O_ENTRY_SQUARE] + j]
+                target = t if square < 0 else square
+            else:
+                target = q + t
+            if target <= length:
+                S[reach + R[route + other * stride + target]] = 1
+    count = 0
+    progress = 0
+    for i in range(pieces):
+        p = S[side * pieces + i]
+        cell = R[route + side * stride + p]
+        exposed = cell >= 0 and R[R[O_ATTACK] + cell] != 0 and S[reach + cell] != 0
+        if exposed and not (defence > 0 and S[2 * pieces + side * cells + cell] >= defence):
+            count += 1
+            progress += p
+    for c in range(cells):
+        S[reach + c] = 0
+    return count, progress
+
+
+@kernel(_nrt=False)
+def mean_throw(R: IntArray) -> float:
+    total = 0.0
+    previous = 0
+    for k in range(R[H_THROWS]):
+        threshold = R[R[O_THRESHOLD] + k]
+        total += R[R[O_THROW] + k] * float(threshold - previous)
+        previous = threshold
+    return total / float(previous)
+
+
+@kernel(_nrt=False)
+def evaluate(R: IntArray, S: IntArray, side: int) -> float:
+    """A rough value of state ``S`` for ``side``: own progress minus enemy progress, minus
+    ``THREAT_WEIGHT`` times the progress of own pieces within the enemy's reach; 1e9 when
+    ``side`` has borne off every piece."""
+    if all_off(R, S, side):
+        return 1.0e9
+    if all_off(R, S, 1 - side):
+        return -1.0e9
+    pieces = R[H_PIECES]
+    value = 0.0
+    for i in range(pieces):
+        value += S[side * pieces + i] - S[(1 - side) * pieces + i]
+    _, at_risk = threatened(R, S, side)
+    return value - THREAT_WEIGHT * at_risk
+
+
+@kernel(_nrt=False)
+def move_score(
+    agent: int, R: IntArray, S: IntArray, side: int, mv: IntArray, m: int, scratch: IntArray
+) -> float:
+    """How much ``agent`` likes move ``m``; the agent plays a best-scoring move.
+
+    random: all alike; first/last: the reference engine's move order; capture: captures;
+    extra: moves earning another throw; rearmost: the least advanced piece (entering counts
+    as least advanced); bear-off: bearing off; safe: fewest own pieces left within the
+    enemy's reach; greedy: a one-ply :func:`evaluate` of the position after the move, plus
+    the mean throw when the move earns another throw.
+    """
+    row = m * MOVE_WIDTH
+    off = R[H_LENGTH] + 1
+    piece = mv[row + M_PIECE]
+    if agent == RANDOM:
+        return 0.0
+    if agent == FIRST:
+        return float(-m)
+    if agent == LAST:
+        return float(m)
+    if agent == CAPTURE:
+        return 1.0 if mv[row + M_CAPTURED] > 0 else 0.0
+    if agent == EXTRA:
+        return 1.0 if mv[row + M_EXTRA] != 0 else 0.0
+    if agent == REARMOST:
+        return -1.0 - off if piece < 0 else float(-mv[row + M_START])
+    if agent == BEAR_OFF:
+        return 1.0 if mv[row + M_END] == off else 0.0
+    for k in range(S.shape[0]):
+        scratch[k] = S[k]
+    apply_move(R, scratch, side, mv, m)
+    if agent == SAFE:
+        count, _ = threatened(R, scratch, side)
+        return float(-count)
+    value = evaluate(R, scratch, side)
+    if mv[row + M_EXTRA] != 0:
+        value += mean_throw(R)
+    return value
+
+
+@kernel(_nrt=False)
+def choose(
+    agent: int,
+    R: IntArray,
+    S: IntArray,
+    side: int,
+    mv: IntArray,
+    n: int,
+    scores: npt.NDArray[np.float64],
+    scratch: IntArray,
+    rng: RngState,
+) -> int:
+    """The index of the move ``agent`` plays: a best-scoring one, ties broken at random."""
+    if n == 1:
+        return 0
+    if agent == RANDOM:
+        return below(rng, n)
+    if agent == FIRST:
+        return 0
+    if agent == LAST:
+        return n - 1
+    best = -1.0e300
+    ties = 0
+    for m in range(n):
+        s = move_score(agent, R, S, side, mv, m, scratch)
+        scores[m] = s
+        if s > best:
+            best = s
+            ties = 1
+        elif s == best:
+            ties += 1
+    pick = 0 if ties == 1 else below(rng, ties)
+    for m in range(n):
+        if scores[m] == best:
+            if pick == 0:
+                return m
+            pick -= 1
+    return 0
+
+
+@kernel()
+def play_game(
+    R: IntArray,
+    agent_light: int,
+    agent_dark: int,
+    rng: RngState,
+    max_throws: int,
+    result: IntArray,
+    trace: IntArray,
+    tracing: bool,
+) -> int:
+    """Play one game from the start; fill ``result`` (the FIELDS columns) and, when tracing,
+    ``trace[t] = (throw, moves available, chosen index or -1, side to move after, *light,
+    *dark)``. Returns the number of throws; the winner stays -1 if ``max_throws`` ran out."""
+    pieces = R[H_PIECES]
+    length = R[H_LENGTH]
+    off = length + 1
+    width = R[H_WIDTH]
+    size = 2 * pieces + 3 * R[H_CELLS]
+    S = np.zeros(size, dtype=np.int64)
+    scratch = np.zeros(size, dtype=np.int64)
+    mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
+    scores = np.zeros(MAX_MOVES, dtype=np.float64)
+    for f in range(result.shape[0]):
+        result[f] = 0
+    result[WINNER] = -1
+    side = 0
+    throws = 0
+    while throws < max_throws:
+        throw = draw_throw(R, rng)
+        throws += 1
+        n = legal_moves(R, S, side, throw, mv)
+        won = False
+        m = -1
+        if n == 0:
+            result[PASSES] += 1
+            again = throw < width and R[R[O_THROW_EXTRA] + throw] != 0
+        else:
+            agent = agent_dark if side else agent_light
+            m = choose(agent, R, S, side, mv, n, scores, scratch, rng)
+            row = m * MOVE_WIDTH
+            again = mv[row + M_EXTRA] != 0
+            if mv[row + M_PIECE] < 0:
+                result[PASSES] += 1
+            else:
+                result[MOVES] += 1
+                if mv[row + M_CAPTURED] > 0:
+                    result[CAPTURES] += 1
+                end = mv[row + M_END]
+                if 1 <= end <= length and R[R[O_EXTRA_CELL] + route_cell(R, side, end)] != 0:
+                    result[ROSETTES] += 1
+                apply_move(R, S, side, mv, m)
+                won = end == off and all_off(R, S, side)
+        if won:
+            again = False
+        if again:
+            result[EXTRAS] += 1
+        next_side = side if (again or won) else 1 - side
+        if tracing:
+            t = throws - 1
+            trace[t, 0] = throw
+            trace[t, 1] = n
+            trace[t, 2] = m
+            trace[t, 3] = next_side
+            for i in range(2 * pieces):
+                trace[t, 4 + i] = S[i]
+        if won:
+            result[WINNER] = side
+            loser_off = 0
+            for i in range(pieces):
+                if S[(1 - side) * pieces + i] == off:
+                    loser_off += 1
+            result[LOSER_OFF] = loser_off
+            break
+        side = next_side
+    result[THROWS] = throws
+    result[TURNS] = throws - result[EXTRAS]
+    return throws
+
+
+@kernel()
+def play_batch(
+    R: IntArray,
+    agent_light: int,
+    agent_dark: int,
+    key: np.uint64,
+    first_game: int,
+    max_throws: int,
+    out: IntArray,
+) -> None:
+    """Play games ``first_game .. first_game + len(out) - 1``; row ``g`` of ``out`` gets game
+    ``first_game + g``'s result columns."""
+    rng = np.zeros(1, dtype=np.uint64)
+    trace = np.zeros((1, 1), dtype=np.int64)
+    for g in range(out.shape[0]):
+        rng[0] = game_state(key, first_game + g)
+        play_game(R, agent_light, agent_dark, rng, max_throws, out[g], trace, False)
+
+
+@kernel()
+def score_moves(
+    agent: int,
+    R: IntArray,
+    S: IntArray,
+    side: int,
+    throw: int,
+    scores: npt.NDArray[np.float64],
+) -> int:
+    """Legal moves of ``side`` for ``throw`` in state ``S`` and ``agent``'s score of each
+    (for Python-side agents and tests); returns the number of moves."""
+    mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
+    scratch = np.zeros(S.shape[0], dtype=np.int64)
+    n = legal_moves(R, S, side, throw, mv)
+    for m in range(n):
+        scores[m] = move_score(agent, R, S, side, mv, m, scratch)
+    return n
+
+
+def run_key(seed: int) -> np.uint64:
+    """The run's 64-bit key, derived from ``seed`` by numpy's SeedSequence."""
+    return np.uint64(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
+
+
+DEFAULT_MAX_THROWS = 100_000
+"""A game still running after this many throws is recorded as unfinished (winner -1)."""
+
+
+def play_games(
+    packed: IntArray,
+    agent_light: int,
+    agent_dark: int,
+    seed: int,
+    first_game: int,
+    games: int,
+    max_throws: int = DEFAULT_MAX_THROWS,
+) -> IntArray:
+    """The result table (``games`` x FIELDS) of games ``first_game ..`` of run ``seed``."""
+    out = np.zeros((games, FIELDS), dtype=np.int64)
+    play_batch(packed, agent_light, agent_dark, run_key(seed), first_game, max_throws, out)
+    return out
+
+
+def trace_game(
+    packed: IntArray,
+    agent_light: int,
+    agent_dark: int,
+    seed: int,
+    game: int,
+    max_throws: int = DEFAULT_MAX_THROWS,
+) -> tuple[IntArray, IntArray]:
+    """Game ``game`` of run ``seed`` as (result columns, trace rows); see :func:`play_game`."""
+    rng = np.array([game_state(run_key(seed), game)], dtype=np.uint64)
+    result = np.zeros(FIELDS, dtype=np.int64)
+    pieces = int(packed[H_PIECES])
+    trace = np.zeros((max_throws, 4 + 2 * pieces), dtype=np.int64)
+    throws = play_game(packed, agent_light, agent_dark, rng, max_throws, result, trace, True)
+    return result, trace[:throws]
+
+
+def state_array(packed: IntArray, light: tuple[int, ...], dark: tuple[int, ...]) -> IntArray:
+    """The kernel state ``S`` of a position given as each side's progress tuple."""
+    pieces = int(packed[H_PIECES])
+    cells = int(packed[H_CELLS])
+    stride = int(packed[H_LENGTH]) + 2
+    route = int(packed[O_ROUTE])
+    state = np.zeros(2 * pieces + 3 * cells, dtype=np.int64)
+    for side, progress in enumerate((light, dark)):
+        for i, p in enumerate(progress):
+            state[side * pieces + i] = p
+            cell = int(packed[route + side * stride + p])
+            if cell >= 0:
+                state[2 * pieces + side * cells + cell] += 1
+    return state
