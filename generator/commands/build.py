@@ -1,0 +1,58 @@
+"""Build the whole site: validate, simulate (cached), render the pages, run mkdocs into site/.
+
+Validation problems stop the build and are listed. Simulation records, exact solutions and
+claim checks are cached under .cache/ (delete it, or pass --refresh, to recompute). A failed
+build leaves the previous site/ as it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ORDER = 10
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-simulate",
+        dest="simulate",
+        action="store_false",
+        help="skip simulation, solving and claim checks (pages say so); fastest build",
+    )
+    parser.add_argument(
+        "--games", type=int, default=None, help="games per simulated measure (default: the suite's)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for simulation")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every simulation (default 0)")
+    parser.add_argument("--refresh", action="store_true", help="ignore cached simulation records")
+    parser.add_argument(
+        "--site-dir", type=Path, default=None, help="where to build the site (default: site/)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import time
+
+    from generator.site.pipeline import BuildError, BuildOptions, build
+
+    options = BuildOptions(
+        root=args.root.resolve(),
+        simulate=args.simulate,
+        games=args.games,
+        jobs=args.jobs,
+        seed=args.seed,
+        refresh=args.refresh,
+        site_dir=args.site_dir.resolve() if args.site_dir else None,
+    )
+    began = time.perf_counter()
+    try:
+        report = build(options)
+    except BuildError as error:
+        print(error, file=sys.stderr)
+        return 1
+    steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
+    site = options.site_dir or options.root / "site"
+    print(f"built {report.pages} pages into {site} in {time.perf_counter() - began:.1f} s ({steps})")
+    return 0

@@ -1,0 +1,546 @@
+"""Checks of the factual claims the sources make (the ``claims`` of variant files).
+
+Each check is computed with the engine or the native simulator, never asserted by hand, and
+returns a verdict with the numbers behind it. Exhaustive where feasible (every reachable
+position of the three-piece game), sampled with 95 % Wilson or normal intervals otherwise.
+
+Checks by name (``check:`` in a claim):
+
+- ``dice-odds``: the odds the claim states (read from its words, "1 in 16") against the exact
+  outcome table of the variant's dice.
+- ``game-minutes``: simulated game length in throws, turned into minutes at an explicit
+  seconds-per-throw assumption (:data:`SECONDS_PER_THROW`).
+- ``central-rosette-decides``: in simulated games, how often the player who held the central
+  rosette (a rosette both routes pass through) for more throws won.
+- ``play-cannot-lock``: no reachable position where neither side can ever move (exhaustive for
+  the variant's rules with three pieces a side; sampled for its own piece count).
+- ``no-draw``: no reachable position with both sides finished, no unfinished position without a
+  successor, and every sampled game ended with one winner.
+- ``tablet-route``: the variant's board and route against every tablet-reading variant's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from generator.engine import ENGINE_VERSION
+from generator.engine.moves import legal_moves, successors, winner
+from generator.engine.position import Position, start_position
+from generator.engine.rules import Rules, Side, compile_rules
+from generator.model.catalog import Catalog
+from generator.model.variant import Claim, SourceKind
+from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
+
+CLAIMS_VERSION = 1
+"""Bump when a check could give a different result for the same rules."""
+
+SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
+"""Assumed seconds per throw at the table (fast, typical, slow): throwing and counting the
+dice, choosing a piece and moving it. The typical pace is the simulator's
+(:data:`generator.sim.stats.SECONDS_PER_THROW`); none is measured, all are stated."""
+
+EXHAUSTIVE_PIECES = 3
+"""Piece count at which reachability checks enumerate every reachable position."""
+
+DECIDES_THRESHOLD = Fraction(2, 3)
+"""We read "decides most games" as: the holder of the central rosette wins at least two games
+in three."""
+
+Verdict = str
+SUPPORTED: Verdict = "supported"
+PARTLY: Verdict = "partly supported"
+CONTRADICTED: Verdict = "contradicted"
+UNCHECKED: Verdict = "not checkable by the engine"
+
+
+@dataclass
+class ClaimResult:
+    """A claim's verdict and the evidence a reader needs to judge it."""
+
+    claim: str
+    variant: str
+    check: str
+    verdict: Verdict
+    summary: str
+    method: str
+    numbers: dict[str, str] = field(default_factory=dict)
+    exhaustive: bool = False
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    games: int
+    seed: int
+    cache_dir: Path | None
+
+
+def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+# --- dice-odds -------------------------------------------------------------------------------
+
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+}  # fmt: skip
+_ODDS = re.compile(r"(\d+)\s+in\s+(\d+)")
+
+
+def claimed_odds(text: str) -> dict[int, Fraction]:
+    """Read the odds a claim states, in either order of words.
+
+    >>> sorted(claimed_odds("a four or a zero has a 1 in 16 chance, a two 3 in 8").items())
+    [(0, Fraction(1, 16)), (2, Fraction(3, 8)), (4, Fraction(1, 16))]
+    >>> sorted(claimed_odds("a 1 in 4 chance of throwing a one, and a 3 in 8 chance of a 2").items())
+    [(1, Fraction(1, 4)), (2, Fraction(3, 8))]
+    """
+    matches = list(_ODDS.finditer(text))
+    if not matches:
+        return {}
+    names_first = bool(_throw_names(text[: matches[0].start()]))
+    found: dict[int, Fraction] = {}
+    for i, match in enumerate(matches):
+        if names_first:
+            segment = text[matches[i - 1].end() if i else 0 : match.start()]
+        else:
+            segment = text[match.end() : matches[i + 1].start() if i + 1 < len(matches) else None]
+        for name in _throw_names(segment):
+            found[name] = Fraction(int(match.group(1)), int(match.group(2)))
+    return found
+
+
+def _throw_names(segment: str) -> list[int]:
+    """Throws named in words ("a four") or as lone digits ("a 2") in ``segment``."""
+    names = []
+    for word in re.findall(r"[a-z]+|\d+", segment.lower()):
+        if word in _NUMBER_WORDS:
+            names.append(_NUMBER_WORDS[word])
+        elif word.isdigit():
+            names.append(int(word))
+    return names
+
+
+def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    rules = compile_rules(catalog.resolve(claim.variant))
+    exact = dict(rules.throws)
+    stated = claimed_odds(claim.claim)
+    numbers = {
+        f"throw {t}": f"claimed {stated.get(t, '—')}, exact {p}" for t, p in sorted(exact.items())
+    }
+    if not stated:
+        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED,
+                           "The claim's words give no odds in the form 'N in M'.", "", numbers)  # fmt: skip
+    wrong = {t: p for t, p in stated.items() if exact.get(t, Fraction(0)) != p}
+    covered = set(stated) == {t for t, p in exact.items() if p > 0}
+    verdict = SUPPORTED if not wrong and covered else (PARTLY if not wrong else CONTRADICTED)
+    summary = (
+        "Every stated probability equals the exact odds of the dice."
+        if not wrong
+        else "Stated odds differ from the exact odds for throws "
+        + ", ".join(str(t) for t in sorted(wrong))
+        + "."
+    )
+    if not wrong and not covered:
+        summary += " Some throws the dice can give are not mentioned."
+    method = "Exact outcome table of the variant's dice (binomial counts of the marked lots)."
+    return ClaimResult(
+        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
+    )
+
+
+# --- simulated games -------------------------------------------------------------------------
+
+
+def _greedy_traces(rules: Rules, games: int, seed: int) -> list[tuple[int, np.ndarray]]:
+    """``games`` native-kernel games, greedy agent against greedy agent:
+    (winner, trace rows) each; trace columns are (throw, n, chosen, next side, *light, *dark)."""
+    from generator.sim.encode import encode_rules
+    from generator.sim.fast import GREEDY, WINNER, trace_game
+
+    packed = encode_rules(rules).packed()
+    traces = []
+    for game in range(games):
+        result, trace = trace_game(packed, GREEDY, GREEDY, seed, game)
+        traces.append((int(result[WINNER]), trace))
+    return traces
+
+
+def _throw_counts(rules: Rules, games: int, seed: int) -> np.ndarray:
+    from generator.sim.encode import encode_rules
+    from generator.sim.fast import GREEDY, THROWS, WINNER, play_games
+
+    table = play_games(encode_rules(rules).packed(), GREEDY, GREEDY, seed, 0, games)
+    finished = table[table[:, WINNER] >= 0]
+    counts: np.ndarray = finished[:, THROWS]
+    return counts
+
+
+def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    """Compare the minutes the claim gives with simulated lengths at the assumed paces."""
+    rules = compile_rules(catalog.resolve(claim.variant))
+    counts = _throw_counts(rules, settings.games, settings.seed)
+    mean = float(counts.mean())
+    half = 1.96 * float(counts.std(ddof=1)) / math.sqrt(len(counts))
+    fast, typical, slow = SECONDS_PER_THROW
+    low, high = mean * fast / 60, mean * slow / 60
+    stated = _claimed_minutes(claim.claim, rules.pieces)
+    numbers = {
+        "games simulated (greedy v greedy)": f"{len(counts)}",
+        "throws per game": f"{mean:.1f} ± {half:.1f} (95 %), median {float(np.median(counts)):.0f}",
+        f"minutes at {fast:g} / {typical:g} / {slow:g} s per throw": (
+            f"{low:.0f} / {mean * typical / 60:.0f} / {high:.0f}"
+        ),
+        "minutes claimed": f"{stated[0]:g} to {stated[1]:g}" if stated else "none found",
+    }
+    if stated is None:
+        verdict, summary = UNCHECKED, "No minutes for this piece count in the claim's words."
+    elif stated[0] <= high and stated[1] >= low:
+        verdict = SUPPORTED
+        summary = (f"Consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
+                   f" {fast:g} to {slow:g} seconds a throw.")  # fmt: skip
+    else:
+        verdict = CONTRADICTED
+        summary = (f"Not consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
+                   f" {fast:g} to {slow:g} seconds a throw.")  # fmt: skip
+    method = (
+        f"{len(counts)} seeded games (seed {settings.seed}) in the native simulator, both sides"
+        " playing the greedy agent; minutes = throws × seconds per throw (an assumption, not a"
+        " measurement) ÷ 60."
+    )
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, summary, method, numbers)
+
+
+_WORD_NUMBERS = {"ten": 10, "twenty": 20, "thirty": 30, "forty": 40, "five": 5, "fifteen": 15,
+                 "three": 3, "seven": 7, "five-": 5}  # fmt: skip
+
+
+def _claimed_minutes(text: str, pieces: int) -> tuple[float, float] | None:
+    """The minutes the claim gives for ``pieces`` pieces ("twenty to thirty minutes with seven
+    pieces, and ten with three"); the only range when the claim names no piece count."""
+    words = re.findall(r"[a-z]+|\d+", text.lower())
+    values = [float(w) if w.isdigit() else float(_WORD_NUMBERS[w]) if w in _WORD_NUMBERS else None
+              for w in words]  # fmt: skip
+    piece_words = {3: "three", 5: "five", 7: "seven"}
+    ranges: list[tuple[float, float, int | None]] = []
+    i = 0
+    while i < len(words):
+        if values[i] is not None and words[i] not in piece_words.values():
+            low = high = values[i]
+            j = i + 1
+            if j + 1 < len(words) and words[j] == "to" and values[j + 1] is not None:
+                high = values[j + 1]  # type: ignore[assignment]
+                j += 2
+            count = None
+            for k in range(j, min(j + 6, len(words))):
+                if words[k] in piece_words.values():
+                    count = next(n for n, w in piece_words.items() if w == words[k])
+                    break
+            ranges.append((low, high, count))  # type: ignore[arg-type]
+            i = j
+        else:
+            i += 1
+    for low, high, count in ranges:
+        if count == pieces:
+            return (low, high)
+    return (ranges[0][0], ranges[0][1]) if len(ranges) == 1 and ranges[0][2] is None else None
+
+
+def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    resolved = catalog.resolve(claim.variant)
+    rules = compile_rules(resolved)
+    central = resolved.board.rosettes & resolved.route.shared_cells()
+    if not central:
+        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED,
+                           "No rosette lies on both routes in this variant.", "")  # fmt: skip
+    held_wins = decided = ties = 0
+    for win, trace in _greedy_traces(rules, settings.games, settings.seed):
+        if win < 0:
+            continue
+        held = [0, 0]
+        for row in trace:
+            for side in Side:
+                start = 4 + side * rules.pieces
+                for progress in row[start : start + rules.pieces]:
+                    if rules.cell(side, int(progress)) in central:
+                        held[side] += 1
+        if held[0] == held[1]:
+            ties += 1
+            continue
+        decided += 1
+        held_wins += int((0 if held[0] > held[1] else 1) == win)
+    share = held_wins / decided if decided else 0.0
+    low, high = wilson(held_wins, decided)
+    numbers = {
+        "games (greedy v greedy)": f"{settings.games}",
+        "games where one side held it longer": f"{decided} (tied or never held: {ties})",
+        "that side won": f"{_percent(share)} (95 %: {_percent(low)} to {_percent(high)})",
+        "threshold for 'decides most games'": f"{_percent(float(DECIDES_THRESHOLD))}",
+    }
+    if low >= DECIDES_THRESHOLD:
+        verdict, summary = (
+            SUPPORTED,
+            "The player who holds the central rosette longer wins at least two games in three.",
+        )
+    elif low > 0.5:
+        verdict = PARTLY
+        summary = ("Holding the central rosette longer goes with winning more often than not, but"
+                   " not with two wins in three: it helps; it does not decide most games.")  # fmt: skip
+    else:
+        verdict, summary = (
+            CONTRADICTED,
+            "The player who holds the central rosette longer does not win significantly more often.",
+        )
+    method = (
+        f"Seeded games (seed {settings.seed}) in the native simulator, greedy agent both sides; after"
+        " every throw we count which side has a piece on a rosette both routes pass through"
+        f" ({', '.join(sorted(central))}); the side with the larger count is the holder."
+    )
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, summary, method, numbers)
+
+
+# --- reachability (exhaustive) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reachability:
+    positions: int
+    deadlocks: int
+    """Positions where neither side has a legal move for any throw."""
+    both_finished: int
+    stalled: int
+    """Unfinished positions with no successor at all (the engine could not go on)."""
+    no_move_pairs: int
+    pairs: int
+    """(position, positive throw) pairs with no legal move, and all such pairs."""
+    hand_blocked: int
+    hand_pairs: int
+    """Pairs where the mover has pieces in hand and cannot enter one, and all pairs with
+    pieces in hand."""
+
+
+def reachability(rules: Rules) -> Reachability:
+    """Every position reachable from the start under ``rules`` (depth-first, with the engine)."""
+    start = start_position(rules)
+    seen: set[Position] = {start}
+    stack = [start]
+    counts = dict.fromkeys(
+        ("deadlocks", "both", "stalled", "no_move", "pairs", "hand_blocked", "hand_pairs"), 0
+    )
+    moving = [t for t, p in rules.throws if t > 0 and p > 0]
+    while stack:
+        position = stack.pop()
+        finished = [all(p == rules.off for p in position.pieces(s)) for s in Side]
+        if all(finished):
+            counts["both"] += 1
+        if winner(rules, position) is not None:
+            continue
+        _tally(rules, position, moving, counts)
+        any_successor = False
+        for throw, _ in rules.throws:
+            for _move, after in successors(rules, position, throw):
+                any_successor = True
+                if after not in seen:
+                    seen.add(after)
+                    stack.append(after)
+        counts["stalled"] += not any_successor
+    return Reachability(len(seen), counts["deadlocks"], counts["both"], counts["stalled"],
+                        counts["no_move"], counts["pairs"], counts["hand_blocked"],
+                        counts["hand_pairs"])  # fmt: skip
+
+
+def _tally(rules: Rules, position: Position, moving: list[int], counts: dict[str, int]) -> None:
+    side = position.to_move
+    mine = [bool(legal_moves(rules, position, t)) for t in moving]
+    counts["pairs"] += len(moving)
+    counts["no_move"] += mine.count(False)
+    if 0 in position.pieces(side):
+        for throw, has in zip(moving, mine, strict=True):
+            counts["hand_pairs"] += 1
+            entering = has and any(
+                m.start == 0 for m in legal_moves(rules, position, throw) if not m.is_pass
+            )
+            counts["hand_blocked"] += not entering
+    if not any(mine):
+        other = Position(position.light, position.dark, side.other)
+        if not any(legal_moves(rules, other, t) for t in moving):
+            counts["deadlocks"] += 1
+
+
+def _reachability_cached(rules: Rules, settings: CheckSettings) -> Reachability:
+    key = _key("reachability", rules, {})
+    cached = _load(settings, key)
+    if cached is not None:
+        return Reachability(**cached)
+    result = reachability(rules)
+    _save(settings, key, asdict(result))
+    return result
+
+
+def _small(rules: Rules) -> Rules:
+    from generator.sim.solve import with_pieces
+
+    return with_pieces(rules, min(EXHAUSTIVE_PIECES, rules.pieces))
+
+
+def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    rules = compile_rules(catalog.resolve(claim.variant))
+    small = _small(rules)
+    found = _reachability_cached(small, settings)
+    counts = _throw_counts(rules, settings.games, settings.seed)
+    no_move = found.no_move_pairs / found.pairs
+    blocked = found.hand_blocked / found.hand_pairs if found.hand_pairs else 0.0
+    numbers = {
+        f"reachable positions, {small.pieces} pieces a side": f"{found.positions:,}",
+        "positions where neither side can ever move": f"{found.deadlocks}",
+        "positive throws with no legal move": f"{_percent(no_move)} of position-throw pairs",
+        "positive throws with pieces in hand that enter none": f"{_percent(blocked)}",
+        f"games with {rules.pieces} pieces that ended (greedy, sampled)": f"{len(counts)} of {settings.games}",
+    }
+    verdict = SUPPORTED if found.deadlocks == 0 and len(counts) == settings.games else CONTRADICTED
+    summary = (
+        f"No reachable position of the {small.pieces}-piece game is locked, and every sampled"
+        f" {rules.pieces}-piece game ended."
+        if verdict == SUPPORTED
+        else f"{found.deadlocks} reachable positions are locked."
+    )
+    method = (
+        f"Every position reachable from the start with {small.pieces} pieces a side, enumerated"
+        f" with the engine (exhaustive); {settings.games} seeded greedy games with"
+        f" {rules.pieces} pieces in the native simulator (sampled)."
+    )
+    return ClaimResult(
+        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
+    )
+
+
+def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    rules = compile_rules(catalog.resolve(claim.variant))
+    small = _small(rules)
+    found = _reachability_cached(small, settings)
+    counts = _throw_counts(rules, settings.games, settings.seed)
+    ok = found.both_finished == 0 and found.stalled == 0 and len(counts) == settings.games
+    numbers = {
+        f"reachable positions, {small.pieces} pieces a side": f"{found.positions:,}",
+        "positions with both sides finished": f"{found.both_finished}",
+        "unfinished positions with no way on": f"{found.stalled}",
+        f"sampled {rules.pieces}-piece games with one winner": f"{len(counts)} of {settings.games}",
+    }
+    summary = (
+        "A game ends the moment one side bears off its last piece, so both sides can never finish"
+        " together, and play always has a way on."
+        if ok
+        else "The engine found a position with no winner and no way on, or an unfinished game."
+    )
+    method = (
+        f"Exhaustive over the {small.pieces}-piece game's reachable positions (engine), and"
+        f" {settings.games} sampled {rules.pieces}-piece games (native simulator)."
+    )
+    verdict = SUPPORTED if ok else CONTRADICTED
+    return ClaimResult(
+        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
+    )
+
+
+def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    resolved = catalog.resolve(claim.variant)
+    readings = [v for v in catalog.variants.values() if v.kind is SourceKind.TABLET_READING]
+    if not readings:
+        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED,
+                           "No tablet reading is encoded on this site to compare with.", "")  # fmt: skip
+    numbers = {}
+    matches = []
+    for reading in readings:
+        theirs = catalog.resolve(reading.id)
+        same_route = (
+            theirs.route.light == resolved.route.light and theirs.board.id == resolved.board.id
+        )
+        same_pieces = theirs.value("pieces") == resolved.value("pieces")
+        numbers[reading.id] = (
+            f"board {theirs.board.id}, route {theirs.route.id} ({theirs.route.length} squares),"
+            f" {theirs.value('pieces')} pieces"
+        )
+        matches.append(same_route and same_pieces)
+    numbers["this variant"] = (
+        f"board {resolved.board.id}, route {resolved.route.id} ({resolved.route.length} squares),"
+        f" {resolved.value('pieces')} pieces"
+    )
+    verdict = SUPPORTED if any(matches) else CONTRADICTED
+    summary = (
+        "A tablet reading on this site plays the same board, route and piece count."
+        if any(matches)
+        else "No tablet reading on this site has this board, route and piece count."
+    )
+    method = "Board, route cells and piece count compared with every tablet-reading variant."
+    return ClaimResult(
+        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
+    )
+
+
+CHECKS: dict[str, Callable[[Catalog, Claim, CheckSettings], ClaimResult]] = {
+    "dice-odds": check_dice_odds,
+    "game-minutes": check_game_minutes,
+    "central-rosette-decides": check_central_rosette,
+    "play-cannot-lock": check_play_cannot_lock,
+    "no-draw": check_no_draw,
+    "tablet-route": check_tablet_route,
+}
+
+
+def check_claim(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    """The claim's verdict; an unknown check name is an error naming the known ones."""
+    check = CHECKS.get(claim.check)
+    if check is None:
+        raise ValueError(
+            f"claim {claim.id}: unknown check {claim.check!r}; known: {', '.join(sorted(CHECKS))}"
+        )
+    return check(catalog, claim, settings)
+
+
+# --- cache -----------------------------------------------------------------------------------
+
+
+def _key(kind: str, rules: Rules, extra: dict[str, Any]) -> str:
+    from generator.sim.solve import rules_key
+
+    payload = {"kind": kind, "rules": rules_key(rules, 0.0), "engine": ENGINE_VERSION,
+               "claims": CLAIMS_VERSION, **extra}  # fmt: skip
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _load(settings: CheckSettings, key: str) -> dict[str, Any] | None:
+    if settings.cache_dir is None:
+        return None
+    path = settings.cache_dir / f"{key}.json"
+    if not path.exists():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _save(settings: CheckSettings, key: str, data: dict[str, Any]) -> None:
+    if settings.cache_dir is None:
+        return
+    settings.cache_dir.mkdir(parents=True, exist_ok=True)
+    path = settings.cache_dir / f"{key}.json"
+    path.write_text(json.dumps(data, sort_keys=True, indent=1), encoding="utf-8")

@@ -1,0 +1,72 @@
+/* Sortable comparison tables and the "only the rows that differ" switch.
+   Our own few lines (no external library, no network). Re-initialised on every page
+   Material shows, including instant navigation, through document$. */
+(function () {
+  "use strict";
+
+  function cellKey(row, index) {
+    var cell = row.children[index];
+    if (!cell) { return ""; }
+    return (cell.getAttribute("data-sort") || cell.textContent || "").trim();
+  }
+
+  function compare(a, b) {
+    var x = parseFloat(a), y = parseFloat(b);
+    if (!isNaN(x) && !isNaN(y) && String(x) === a.replace(/\s.*$/, "") && String(y) === b.replace(/\s.*$/, "")) {
+      return x - y;
+    }
+    return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" });
+  }
+
+  function sortBy(table, header, index) {
+    var body = table.tBodies[0];
+    var descending = header.getAttribute("aria-sort") === "ascending";
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.forEach(function (row, position) { row.setAttribute("data-order", row.getAttribute("data-order") || String(position)); });
+    rows.sort(function (r1, r2) {
+      var order = compare(cellKey(r1, index), cellKey(r2, index));
+      if (order === 0) { order = Number(r1.getAttribute("data-order")) - Number(r2.getAttribute("data-order")); }
+      return descending ? -order : order;
+    });
+    rows.forEach(function (row) { body.appendChild(row); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) { th.removeAttribute("aria-sort"); });
+    header.setAttribute("aria-sort", descending ? "descending" : "ascending");
+  }
+
+  function initTable(table) {
+    if (table.getAttribute("data-sort-ready") === "true" || !table.tHead) { return; }
+    table.setAttribute("data-sort-ready", "true");
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
+      if (!th.hasAttribute("data-sortable")) { return; }
+      th.setAttribute("tabindex", "0");
+      th.setAttribute("role", "columnheader");
+      th.title = "Sort by this column";
+      th.addEventListener("click", function () { sortBy(table, th, index); });
+      th.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sortBy(table, th, index); }
+      });
+    });
+  }
+
+  function initToggle() {
+    var box = document.getElementById("only-differences");
+    var table = document.getElementById("comparison");
+    if (!box || !table) { return; }
+    var apply = function () { table.classList.toggle("only-differences", box.checked); };
+    box.addEventListener("change", apply);
+    apply();
+  }
+
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("table.sortable, table#comparison"), initTable);
+    initToggle();
+  }
+
+  if (typeof window.document$ !== "undefined" && window.document$.subscribe) {
+    window.document$.subscribe(init);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();

@@ -1,0 +1,102 @@
+"""Static SVG charts with matplotlib: no JavaScript, byte-identical for the same data.
+
+Determinism: a fixed ``svg.hashsalt`` (element ids), no creation date in the metadata, and
+text kept as text (``svg.fonttype: none``) so it stays selectable and small.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+HASH_SALT = "ur-variants"
+LIGHT = "#b5581c"
+DARK = "#1d5a9e"
+
+
+@dataclass(frozen=True)
+class Interval:
+    label: str
+    estimate: float
+    low: float
+    high: float
+
+
+def _pyplot():  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update(
+        {
+            "svg.hashsalt": HASH_SALT,
+            "svg.fonttype": "none",
+            "font.family": "DejaVu Sans",
+            "font.size": 9,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+        }
+    )
+    return plt
+
+
+def _svg(figure: object, title: str) -> str:
+    plt = _pyplot()
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Title": title, "Creator": None})  # type: ignore[attr-defined]
+    plt.close(figure)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+def interval_chart(
+    rows: Sequence[Interval], *, title: str, axis: str, reference: float | None = None
+) -> str:
+    """Horizontal points with 95 % interval bars, one row per label (top to bottom)."""
+    plt = _pyplot()
+    height = 0.9 + 0.32 * len(rows)
+    figure, ax = plt.subplots(figsize=(7.2, height))
+    ys = list(range(len(rows)))[::-1]
+    for y, row in zip(ys, rows, strict=True):
+        ax.plot([row.low, row.high], [y, y], color=DARK, linewidth=2.2, solid_capstyle="butt")
+        ax.plot([row.estimate], [y], marker="o", color=LIGHT, markersize=5)
+    if reference is not None:
+        ax.axvline(reference, color="#777", linewidth=0.8, linestyle="--")
+    ax.set_yticks(ys, [r.label for r in rows])
+    ax.set_xlabel(axis)
+    ax.set_title(title, loc="left", fontsize=10)
+    ax.grid(axis="x", color="#ddd", linewidth=0.6)
+    figure.tight_layout()
+    return _svg(figure, title)
+
+
+def lines_chart(
+    series: dict[str, Sequence[tuple[float, float]]], *, title: str, x_label: str, y_label: str
+) -> str:
+    """One line per series of (x, y) points."""
+    plt = _pyplot()
+    figure, ax = plt.subplots(figsize=(7.2, 3.6))
+    for name, points in series.items():
+        xs, ys = zip(*points, strict=True)
+        ax.plot(xs, ys, marker="o", markersize=3, linewidth=1.2, label=name)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.set_title(title, loc="left", fontsize=10)
+    ax.grid(color="#ddd", linewidth=0.6)
+    ax.legend(fontsize=7, ncols=2, frameon=False)
+    figure.tight_layout()
+    return _svg(figure, title)
+
+
+def histogram_chart(edges: Sequence[float], counts: Sequence[int], *, title: str, x_label: str) -> str:
+    """A histogram from precomputed bin edges and counts."""
+    plt = _pyplot()
+    figure, ax = plt.subplots(figsize=(7.2, 2.8))
+    widths = [b - a for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    ax.bar(edges[:-1], counts, width=widths, align="edge", color=DARK, edgecolor="white")
+    ax.set_xlabel(x_label)
+    ax.set_ylabel("games")
+    ax.set_title(title, loc="left", fontsize=10)
+    figure.tight_layout()
+    return _svg(figure, title)

@@ -1,0 +1,51 @@
+"""``/claims/``: each factual claim a source makes, with the engine's verdict and numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.model.variant import Claim
+from generator.sim.claim_checks import CHECKS, SECONDS_PER_THROW, ClaimResult
+from generator.site.context import SiteContext, variant_page
+from generator.site.render import environment, render
+
+
+@dataclass(frozen=True)
+class CheckedClaim:
+    claim: Claim
+    result: ClaimResult | None
+
+    @property
+    def verdict_class(self) -> str:
+        if self.result is None:
+            return "unchecked"
+        return {
+            "supported": "supported",
+            "partly supported": "partly",
+            "contradicted": "contradicted",
+        }.get(self.result.verdict, "unchecked")
+
+
+def claims_page(ctx: SiteContext, results: dict[str, ClaimResult], checked: bool) -> str:
+    page = "claims/index.md"
+    claims = [
+        CheckedClaim(c, results.get(c.id))
+        for vid in ctx.variant_ids
+        for c in ctx.catalog.variants[vid].claims
+    ]
+    return render(
+        environment(),
+        "claims.md.j2",
+        fm=ctx.front_matter(
+            "Claims checked",
+            "Each factual claim the sources make, tested with the engine: verdict, evidence, numbers.",
+        ),
+        claims=claims,
+        checked=checked,
+        variants=ctx.catalog.variants,
+        sources=ctx.catalog.sources,
+        checks=sorted(CHECKS),
+        seconds=SECONDS_PER_THROW,
+        link=ctx.linker(page),
+        variant_page=variant_page,
+    )

@@ -1,0 +1,137 @@
+"""Which differences between rulings change the game the engine plays.
+
+Two rulings can be worded differently and still play identically: "only the central rosette
+is safe" and "every rosette is safe" are the same game on Bell's route, because the central
+rosette is the only rosette both sides can reach. This module decides that with the engine,
+never by hand, in two independent ways:
+
+1. :func:`effective_rules` compiles each ruleset and keeps only what can affect play (safe
+   cells both sides can reach, extra-throw cells on a route, throws that occur ...);
+2. :func:`sampled_agreement` plays seeded random games under one ruleset and checks that the
+   other generates exactly the same legal moves and results on every position met.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from generator.engine.moves import successors, winner
+from generator.engine.position import Position, start_position
+from generator.engine.rules import Rules, Side, compile_rules
+from generator.model.catalog import Catalog
+from generator.model.variant import ResolvedVariant, Ruling
+
+
+def effective_rules(rules: Rules) -> tuple[Any, ...]:
+    """The parameters of ``rules`` that can change a legal move or its result.
+
+    Cells neither side can contest, extra-throw cells off both routes, throws that never occur
+    and stack defences without stacks are dropped, so equal results mean equal play.
+    """
+    contested = frozenset(rules.cells[Side.LIGHT]) & frozenset(rules.cells[Side.DARK])
+    on_routes = frozenset(rules.cells[Side.LIGHT]) | frozenset(rules.cells[Side.DARK])
+    capturable = (rules.capture_cells - rules.safe_cells) & contested
+    occurring = frozenset(t for t, p in rules.throws if p > 0 and t > 0)
+    stacks_possible = rules.stack_limit > 1
+    return (
+        rules.route_length,
+        rules.cells,
+        rules.pieces,
+        rules.throws,
+        rules.entry,
+        rules.stack_limit,
+        capturable,
+        rules.stack_defence if stacks_possible else None,
+        rules.extra_throw_cells & on_routes,
+        rules.extra_throw_throws & occurring,
+        rules.extra_throw_on_capture and bool(capturable),
+        rules.exact_bear_off and max(occurring, default=0) > 1,
+        rules.must_move,
+    )
+
+
+def with_ruling(variant: ResolvedVariant, ruling: Ruling) -> ResolvedVariant:
+    """``variant`` with ``ruling`` put in force for its question (equipment re-resolved)."""
+    rulings = dict(variant.rulings)
+    rulings[ruling.question] = ruling
+    return replace(variant, rulings=rulings)
+
+
+def _rebind_equipment(catalog: Catalog, variant: ResolvedVariant) -> ResolvedVariant:
+    values = variant.machine_values()
+    equipment = catalog.equipment
+    return replace(
+        variant,
+        board=equipment.boards[values["board"]],
+        route=equipment.routes[values["route"]],
+        dice=equipment.dice[values["dice"]],
+    )
+
+
+def swapped_rules(catalog: Catalog, variant: ResolvedVariant, ruling: Ruling) -> Rules | None:
+    """The rules of ``variant`` played with ``ruling`` instead of its own on that question;
+    ``None`` when the mix is not a playable game (a route on another board, say)."""
+    mixed = _rebind_equipment(catalog, with_ruling(variant, ruling))
+    if mixed.route.board != mixed.board.id:
+        return None
+    try:
+        return compile_rules(mixed)
+    except (KeyError, ValueError, AssertionError, TypeError):
+        return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether replacing one ruling by another changes the game, and how that was decided."""
+
+    changes_play: bool
+    method: str
+
+
+def compare_rulings(
+    catalog: Catalog, host: ResolvedVariant, own: Ruling, other: Ruling
+) -> Verdict:
+    """Does playing ``other`` instead of ``own`` change ``host``'s game?"""
+    if own.value == other.value:
+        return Verdict(False, "same machine value")
+    question = catalog.questions[own.question]
+    if not question.drives_engine:
+        return Verdict(False, "not played by the engine")
+    base = compile_rules(host)
+    mixed = swapped_rules(catalog, host, other)
+    if mixed is None:
+        return Verdict(True, "the two values cannot be combined with the rest of this ruleset")
+    if effective_rules(base) != effective_rules(mixed):
+        return Verdict(True, "effective engine parameters differ")
+    return Verdict(False, "effective engine parameters are equal")
+
+
+def sampled_agreement(a: Rules, b: Rules, *, positions: int, seed: int) -> tuple[int, int]:
+    """Play seeded random games under ``a`` until ``positions`` positions were met; at each,
+    compare the successors ``a`` and ``b`` generate for every throw.
+
+    Returns (positions checked, positions where they disagree).
+    """
+    return _sampled_agreement(replace(a, variant=""), replace(b, variant=""), positions, seed)
+
+
+@cache
+def _sampled_agreement(a: Rules, b: Rules, positions: int, seed: int) -> tuple[int, int]:
+    rng = random.Random(seed)
+    checked = disagreements = 0
+    throws = [t for t, _ in a.throws]
+    weights = [float(p) for _, p in a.throws]
+    position: Position = start_position(a)
+    while checked < positions:
+        if winner(a, position) is not None:
+            position = start_position(a)
+        checked += 1
+        if any(successors(a, position, t) != successors(b, position, t) for t in throws):
+            disagreements += 1
+        throw = rng.choices(throws, weights)[0]
+        options = successors(a, position, throw)
+        position = options[rng.randrange(len(options))][1]
+    return checked, disagreements

@@ -1,0 +1,69 @@
+"""Every generated file of ``docs/``, as a mapping from docs-relative path to content."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.site.cite import bibliography_bib, bibliography_json
+from generator.site.compare_pages import Comparer, compare_index, pair_pages
+from generator.site.context import SiteContext
+from generator.site.reference_pages import (
+    abbreviations,
+    glossary_page,
+    glossary_terms,
+    question_pages,
+    sources_page,
+)
+from generator.site.render import environment, render
+from generator.site.variant_pages import variant_pages, variants_index
+
+
+@dataclass
+class Measurements:
+    """What simulation and checking produced for the pages (empty when not run)."""
+
+    per_variant: dict[str, Any] = field(default_factory=dict)
+    per_question: dict[str, Any] = field(default_factory=dict)
+    statistics_files: dict[str, str | bytes] = field(default_factory=dict)
+    statistics_page: str | None = None
+    claims_page: str | None = None
+
+
+def redirects_config(ctx: SiteContext) -> str:
+    """The generated half of the mkdocs configuration (``INHERIT``-ed by ``mkdocs.yml``):
+    one short address ``r/<ruling-id>/`` per ruling, and the release facts the theme shows."""
+    redirects = {f"r/{rid}.md": ctx.ruling_target(r) for rid, r in sorted(ctx.rulings.items())}
+    return render(
+        environment(),
+        "mkdocs-generated.yml.j2",
+        redirects=redirects,
+        version=ctx.version,
+        date=ctx.date.isoformat(),
+    )
+
+
+def citation_files(ctx: SiteContext) -> dict[str, str | bytes]:
+    citations = [ctx.citation(r) for _, r in sorted(ctx.rulings.items())]
+    return {"citations.bib": bibliography_bib(citations), "citations.json": bibliography_json(citations)}
+
+
+def all_files(ctx: SiteContext, measured: Measurements) -> dict[str, str | bytes]:
+    comparer = Comparer(ctx)
+    files: dict[str, str | bytes] = {}
+    files.update(variant_pages(ctx, measured.per_variant))
+    files.update(variants_index(ctx))
+    files.update(compare_index(ctx, comparer, measured.per_variant))
+    files.update(pair_pages(ctx, comparer, measured.per_variant))
+    files.update(question_pages(ctx, measured.per_question))
+    files.update(sources_page(ctx))
+    files.update(glossary_page(ctx))
+    files.update(citation_files(ctx))
+    files.update(measured.statistics_files)
+    if measured.statistics_page is not None:
+        files["statistics/index.md"] = measured.statistics_page
+    if measured.claims_page is not None:
+        files["claims/index.md"] = measured.claims_page
+    files[".generated/mkdocs.yml"] = redirects_config(ctx)
+    files[".includes/abbreviations.md"] = abbreviations(glossary_terms())
+    return files

@@ -1,0 +1,187 @@
+"""The whole build: validate, measure, render Markdown, run mkdocs, swap the site in.
+
+A failed step never leaves a half-written result: generated Markdown is swapped into
+``docs/`` only after every page rendered, and the site is built into a temporary folder that
+replaces ``site/`` only after ``mkdocs build --strict`` and the post-build checks passed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.model.catalog import Catalog, load_catalog
+from generator.site.cite import release_date, site_url, source_date_epoch
+from generator.site.context import SiteContext
+from generator.site.generate import Measurements, all_files
+from generator.site.render import swap_into_docs
+
+
+class BuildError(Exception):
+    """A build step failed; the message says which and what to do."""
+
+
+@dataclass
+class BuildOptions:
+    root: Path
+    simulate: bool = True
+    games: int | None = None
+    jobs: int = 1
+    seed: int = 0
+    refresh: bool = False
+    site_dir: Path | None = None
+    log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
+
+
+@dataclass
+class BuildReport:
+    seconds: dict[str, float] = field(default_factory=dict)
+    pages: int = 0
+
+
+def load_or_fail(root: Path) -> Catalog:
+    catalog, problems = load_catalog(root / "variants")
+    if problems:
+        text = "\n".join(str(p) for p in problems)
+        raise BuildError(f"{text}\n{len(problems)} problem(s) in variants/: fix them and rebuild")
+    return catalog
+
+
+def build(options: BuildOptions) -> BuildReport:
+    report = BuildReport()
+    root = options.root
+
+    began = time.perf_counter()
+    catalog = load_or_fail(root)
+    report.seconds["validate"] = time.perf_counter() - began
+
+    began = time.perf_counter()
+    try:
+        ctx = SiteContext(catalog, site_url(), release_date(root))
+    except RuntimeError as error:
+        raise BuildError(str(error)) from error
+    measured = measure(ctx, options) if options.simulate else _unmeasured(ctx)
+    report.seconds["measure"] = time.perf_counter() - began
+
+    began = time.perf_counter()
+    files = all_files(ctx, measured)
+    swap_into_docs(files, root / "docs")
+    report.seconds["render"] = time.perf_counter() - began
+    report.pages = sum(1 for name in files if name.endswith(".md") and not name.startswith("."))
+
+    began = time.perf_counter()
+    mkdocs_build(root, options.site_dir or root / "site", set(ctx.rulings))
+    report.seconds["mkdocs"] = time.perf_counter() - began
+    return report
+
+
+def _unmeasured(ctx: SiteContext) -> Measurements:
+    from generator.site.claims_page import claims_page
+    from generator.site.statistics_page import statistics_files
+
+    measured = Measurements()
+    measured.claims_page = claims_page(ctx, {}, checked=False)
+    statistics_files(ctx, None, measured)
+    return measured
+
+
+def measure(ctx: SiteContext, options: BuildOptions) -> Measurements:
+    """Simulation records, exact solutions and claim checks, each cached under ``.cache/``."""
+    from generator.sim.claim_checks import CheckSettings, check_claim
+    from generator.site.claims_page import claims_page
+    from generator.site.statistics_page import gather, statistics_files
+
+    measured = Measurements()
+    stats = gather(ctx, options)
+    statistics_files(ctx, stats, measured)
+    settings = CheckSettings(
+        games=options.games or 2000, seed=options.seed, cache_dir=options.root / ".cache" / "claims"
+    )
+    results = {}
+    for vid in ctx.variant_ids:
+        for claim in ctx.catalog.variants[vid].claims:
+            began = time.perf_counter()
+            results[claim.id] = check_claim(ctx.catalog, claim, settings)
+            options.log(f"claim {claim.id}: {results[claim.id].verdict} ({time.perf_counter() - began:.1f} s)")
+    measured.claims_page = claims_page(ctx, results, checked=True)
+    return measured
+
+
+def _environment(root: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    if "SOURCE_DATE_EPOCH" not in env:
+        try:
+            env["SOURCE_DATE_EPOCH"] = source_date_epoch(root)
+        except RuntimeError as error:
+            raise BuildError(str(error)) from error
+    env["DISABLE_MKDOCS_2_WARNING"] = "true"
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    env["SITE_URL"] = site_url()
+    return env
+
+
+def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
+    """``python -m mkdocs build --strict`` into a temporary folder, checked, then swapped in."""
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f",
+             str(root / "mkdocs.yml"), "-d", str(staging)],  # fmt: skip
+            cwd=root,
+            env=_environment(root),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise BuildError(
+                "mkdocs build --strict failed; the previous site is left as it was:\n"
+                + _mkdocs_problems(result.stderr + result.stdout)
+            )
+        check_ruling_ids(staging, ruling_ids)
+        _swap_site(staging, site_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _mkdocs_problems(output: str) -> str:
+    lines = [line for line in output.splitlines() if "WARNING" in line or "ERROR" in line]
+    return "\n".join(lines or output.splitlines()[-20:])
+
+
+_ID = re.compile(r'\sid="([^"]+)"')
+
+
+def check_ruling_ids(site: Path, ruling_ids: set[str]) -> None:
+    """Every ruling id must be the id of exactly one element on the whole site."""
+    counts: Counter[str] = Counter()
+    for page in site.rglob("*.html"):
+        if page.parts[len(site.parts)] == "r":
+            continue
+        counts.update(i for i in _ID.findall(page.read_text(encoding="utf-8")) if i in ruling_ids)
+    missing = sorted(ruling_ids - set(counts))
+    repeated = sorted(i for i, n in counts.items() if n > 1)
+    if missing or repeated:
+        raise BuildError(
+            f"ruling ids must appear exactly once on the site: missing {missing}, repeated"
+            f" {repeated}; rename the clashing heading or ruling id"
+        )
+
+
+def _swap_site(staging: Path, site_dir: Path) -> None:
+    old = site_dir.with_name(f".{site_dir.name}.replaced")
+    shutil.rmtree(old, ignore_errors=True)
+    if site_dir.exists():
+        site_dir.rename(old)
+    staging.rename(site_dir)
+    shutil.rmtree(old, ignore_errors=True)

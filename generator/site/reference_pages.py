@@ -1,0 +1,141 @@
+"""Reference pages: one per rule question, the bibliography with its open questions, and
+the glossary (whose terms also become tooltips on every page)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.model.variant import Evidence, Ruling, Source
+from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
+from generator.site.facts import value_label
+from generator.site.render import environment, render
+
+DATA = Path(__file__).parent / "data"
+OPEN_EVIDENCE = (Evidence.ASSUMED, Evidence.CONFLICTING, Evidence.NOT_MODELLED)
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    term: str
+    forms: tuple[str, ...]
+    definition: str
+
+
+def glossary_terms() -> list[Term]:
+    data = yaml.safe_load((DATA / "glossary.yml").read_text(encoding="utf-8"))
+    return [Term(t["id"], t["term"], tuple(t["forms"]), t["definition"]) for t in data["terms"]]
+
+
+def abbreviations(terms: list[Term]) -> str:
+    """Python-Markdown abbreviation definitions: a tooltip on each form of each term."""
+    lines = []
+    for term in terms:
+        for form in term.forms:
+            lines.append(f"*[{form}]: {' '.join(term.definition.split())}")
+    return "\n".join(lines) + "\n"
+
+
+def open_research_questions() -> list[dict[str, str]]:
+    data = yaml.safe_load((DATA / "open-questions.yml").read_text(encoding="utf-8"))
+    questions: list[dict[str, str]] = data["questions"]
+    return questions
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The rulebooks giving one value to one question."""
+
+    label: str
+    rulings: tuple[Ruling, ...]
+
+
+def answers(ctx: SiteContext, question_id: str) -> list[Answer]:
+    grouped: dict[str, list[Ruling]] = {}
+    for ruling in ctx.rulings.values():
+        if ruling.question == question_id:
+            grouped.setdefault(value_label(ruling.value), []).append(ruling)
+    return [Answer(label, tuple(rs)) for label, rs in grouped.items()]
+
+
+def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
+    env = environment()
+    pages = {}
+    for qid, question in ctx.catalog.questions.items():
+        page = question_page(qid)
+        played_by = {
+            vid: r.rulings[qid] for vid, r in ctx.resolved.items() if qid in r.rulings
+        }
+        pages[page] = render(
+            env,
+            "question.md.j2",
+            fm=ctx.front_matter(question.title, question.explanation),
+            q=question,
+            answers=answers(ctx, qid),
+            played_by=played_by,
+            silent=[ctx.catalog.variants[v] for v in ctx.resolved if v not in played_by],
+            variants=ctx.catalog.variants,
+            sources=ctx.catalog.sources,
+            link=ctx.linker(page),
+            target=ctx.ruling_target,
+            variant_page=variant_page,
+            effect=effects.get(qid),
+        )
+    index = "questions/index.md"
+    pages[index] = render(
+        env,
+        "questions-index.md.j2",
+        fm=ctx.front_matter("Rule questions", "Every rule question, in the order of play."),
+        questions=list(ctx.catalog.questions.values()),
+        counts={q: len(answers(ctx, q)) for q in ctx.catalog.questions},
+        link=ctx.linker(index),
+        question_page=question_page,
+    )
+    return pages
+
+
+def citing_rulings(ctx: SiteContext, source: Source) -> list[Ruling]:
+    return [r for r in ctx.rulings.values() if any(c.source == source.id for c in r.sources)]
+
+
+def sources_page(ctx: SiteContext) -> dict[str, str]:
+    page = "sources/index.md"
+    open_rulings = [r for r in ctx.rulings.values() if r.evidence in OPEN_EVIDENCE]
+    claims_citing = {
+        s: [c for v in ctx.catalog.variants.values() for c in v.claims if any(x.source == s for x in c.sources)]
+        for s in ctx.catalog.sources
+    }
+    text = render(
+        environment(),
+        "sources.md.j2",
+        fm=ctx.front_matter(
+            "Sources and open questions",
+            "The bibliography, what each source contributes, and what nobody can answer yet.",
+        ),
+        sources=list(ctx.catalog.sources.values()),
+        citing={s.id: citing_rulings(ctx, s) for s in ctx.catalog.sources.values()},
+        claims_citing=claims_citing,
+        open_rulings=open_rulings,
+        research=open_research_questions(),
+        questions=ctx.catalog.questions,
+        variants=ctx.catalog.variants,
+        evidence_help=EVIDENCE_HELP,
+        link=ctx.linker(page),
+        target=ctx.ruling_target,
+    )
+    return {page: text}
+
+
+def glossary_page(ctx: SiteContext) -> dict[str, str]:
+    page = "glossary/index.md"
+    text = render(
+        environment(),
+        "glossary.md.j2",
+        fm=ctx.front_matter("Glossary", "The words this site uses, also shown as tooltips."),
+        terms=glossary_terms(),
+    )
+    return {page: text}

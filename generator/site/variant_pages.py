@@ -1,0 +1,188 @@
+"""One annotated rulebook per variant: ``docs/variants/<id>/index.md``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator.engine.rules import compile_rules
+from generator.model.variant import Question, Ruling
+from generator.site.board import board_svg, route_description
+from generator.site.context import (
+    EVIDENCE_HELP,
+    SiteContext,
+    pair_page,
+    question_page,
+    variant_page,
+)
+from generator.site.equivalence import Verdict, compare_rulings
+from generator.site.examples import Example, worked_examples
+from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
+from generator.site.render import environment, render
+
+KIND_LABELS = {
+    "tablet-reading": "a reading of the Babylonian tablet",
+    "scholarly-reconstruction": "a scholar's reconstruction",
+    "commercial-rules": "rules printed with a commercial set",
+    "digital-adaptation": "a digital adaptation",
+    "teaching-shortening": "a modern shortening for teaching",
+    "seed-page": "a web page",
+}
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    """One question of the rulebook as the variant answers it."""
+
+    question: Question
+    ruling: Ruling
+    inherited: bool
+    anchor: str
+
+
+@dataclass(frozen=True)
+class Difference:
+    question: Question
+    own: Ruling
+    parent: Ruling
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class DrawnExample:
+    example: Example
+    svg: str
+    anchor: str
+
+
+def rule_sections(ctx: SiteContext, variant_id: str) -> list[RuleSection]:
+    resolved = ctx.resolved[variant_id]
+    sections = []
+    for qid, ruling in resolved.rulings.items():
+        inherited = resolved.is_inherited(ruling)
+        anchor = ruling.id if not inherited else f"inherited-{qid}"
+        sections.append(RuleSection(ctx.catalog.questions[qid], ruling, inherited, anchor))
+    return sections
+
+
+def differences_from_parent(ctx: SiteContext, variant_id: str) -> list[Difference]:
+    """The questions this variant rules on itself although its parent already did."""
+    variant = ctx.catalog.variants[variant_id]
+    if variant.derives_from is None:
+        return []
+    parent = ctx.resolved[variant.derives_from]
+    host = ctx.resolved[variant_id]
+    found = []
+    for ruling in variant.rulings:
+        theirs = parent.rulings.get(ruling.question)
+        if theirs is None:
+            continue
+        verdict = compare_rulings(ctx.catalog, host, ruling, theirs)
+        found.append(Difference(ctx.catalog.questions[ruling.question], ruling, theirs, verdict))
+    return found
+
+
+def drawn_examples(ctx: SiteContext, variant_id: str) -> list[DrawnExample]:
+    resolved = ctx.resolved[variant_id]
+    rules = compile_rules(resolved)
+    drawn = []
+    for example in worked_examples(rules, variant_id):
+        anchor = f"example-{example.kind}"
+        light_hand, dark_hand = example.in_hand
+        light_off, dark_off = example.borne_off
+        description = (
+            f"Position {example.notation}: light pieces on "
+            f"{', '.join(sorted(example.pieces.light.elements())) or 'no square'}, "
+            f"{light_hand} in hand, {light_off} borne off; dark pieces on "
+            f"{', '.join(sorted(example.pieces.dark.elements())) or 'no square'}, "
+            f"{dark_hand} in hand, {dark_off} borne off. {example.side.capitalize()} to move."
+        )
+        svg = board_svg(
+            resolved.board,
+            None,
+            svg_id=f"{anchor}-board",
+            title=f"{example.title}: the position before the throw",
+            description=description,
+            pieces=example.pieces,
+        )
+        drawn.append(DrawnExample(example, svg, anchor))
+    return drawn
+
+
+def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[str, Any]:
+    resolved = ctx.resolved[variant_id]
+    variant = resolved.variant
+    page = variant_page(variant_id)
+    shape = route_shape(resolved.route, resolved.board.rosettes)
+    rulings_here = [r for r in variant.rulings]
+    answered = set(resolved.rulings)
+    return {
+        "fm": ctx.front_matter(variant.title, variant.summary),
+        "page": page,
+        "link": ctx.linker(page),
+        "v": variant,
+        "resolved": resolved,
+        "kind_label": KIND_LABELS[variant.kind.value],
+        "parent": ctx.catalog.variants.get(variant.derives_from or ""),
+        "children": [ctx.catalog.variants[c] for c in sorted(ctx.catalog.children(variant_id))],
+        "odds": dice_odds(resolved.dice),
+        "mean_throw": fraction_text(mean_throw(resolved.dice)),
+        "shape": shape,
+        "pips": minimum_pips(resolved),
+        "board_svg": board_svg(
+            resolved.board,
+            resolved.route,
+            svg_id="route-board",
+            title=f"The board and route of {variant.short}",
+            description=route_description(resolved.board, resolved.route),
+        ),
+        "sections": rule_sections(ctx, variant_id),
+        "silent": [q for q in ctx.catalog.questions.values() if q.id not in answered],
+        "examples": drawn_examples(ctx, variant_id),
+        "differences": differences_from_parent(ctx, variant_id),
+        "citations": {r.id: ctx.citation(r) for r in rulings_here},
+        "short_urls": {r.id: ctx.short_url(r) for r in rulings_here},
+        "owner_titles": {vid: v.title for vid, v in ctx.catalog.variants.items()},
+        "target": ctx.ruling_target,
+        "sources": ctx.catalog.sources,
+        "evidence_help": EVIDENCE_HELP,
+        "page_cite": ctx.page_citation(page, variant.title, f"variant-{variant_id}"),
+        "statistics": statistics,
+        "variant_page": variant_page,
+        "question_page": question_page,
+        "pair_page": pair_page,
+    }
+
+
+def variant_pages(ctx: SiteContext, statistics: dict[str, Any]) -> dict[str, str]:
+    env = environment()
+    pages = {}
+    for vid in ctx.variant_ids:
+        context = variant_context(ctx, vid, statistics.get(vid))
+        pages[variant_page(vid)] = render(env, "variant.md.j2", **context)
+    return pages
+
+
+def variants_index(ctx: SiteContext) -> dict[str, str]:
+    env = environment()
+    page = "variants/index.md"
+    rows = []
+    for vid, resolved in ctx.resolved.items():
+        rows.append(
+            {
+                "v": resolved.variant,
+                "pieces": resolved.value("pieces"),
+                "dice": resolved.dice.title,
+                "route": resolved.route.length,
+                "kind": KIND_LABELS[resolved.variant.kind.value],
+            }
+        )
+    text = render(
+        env,
+        "variants-index.md.j2",
+        fm=ctx.front_matter("Variants", "Every rulebook of the Royal Game of Ur on this site."),
+        rows=rows,
+        link=ctx.linker(page),
+        variant_page=variant_page,
+    )
+    return {page: text}
