@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.engine.moves import Move, legal_moves, pass_turn, winner
 from generator.engine.moves import apply_move as engine_apply_move
@@ -39,6 +40,14 @@ def repository_catalog() -> Catalog:
 def variant_ids() -> list[str]:
     """Every variant id by file name, for parametrisation (no parsing at collection time)."""
     return [path.stem for path in variant_files(VARIANTS)]
+
+
+@cache
+def simulated(variant_id: str) -> bool:
+    """``simulate: false`` marks a reading kept for the record: it need not terminate."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load((VARIANTS / f"{variant_id}.yml").read_text(encoding="utf-8"), Loader=loader)
+    return not isinstance(data, dict) or data.get("simulate", True) is not False
 
 
 @cache
@@ -76,10 +85,13 @@ class GameDidNotEnd(AssertionError):
     """A random game went past the throw cap: the variant (or the engine) may never end."""
 
 
-def random_game(rules: Rules, rng: random.Random, max_throws: int = 20_000) -> Iterator[Ply]:
+def random_game(
+    rules: Rules, rng: random.Random, max_throws: int = 20_000, must_end: bool = True
+) -> Iterator[Ply]:
     """Play uniformly random legal moves from the start until someone wins.
 
-    Raises :class:`GameDidNotEnd` after ``max_throws`` throws.
+    After ``max_throws`` throws: raises :class:`GameDidNotEnd`, or (``must_end=False``, for
+    variants that need not terminate) just stops.
     """
     position = start_position(rules)
     for _ in range(max_throws):
@@ -94,10 +106,18 @@ def random_game(rules: Rules, rng: random.Random, max_throws: int = 20_000) -> I
             after = engine_apply_move(rules, position, chosen, throw)
         yield Ply(position, throw, moves, chosen, after)
         position = after
-    raise GameDidNotEnd(
-        f"{rules.variant}: no winner after {max_throws} throws of random play;"
-        " the variant or the engine never ends"
-    )
+    if must_end:
+        raise GameDidNotEnd(
+            f"{rules.variant}: no winner after {max_throws} throws of random play;"
+            " the variant or the engine never ends"
+        )
+
+
+def play(rules: Rules, rng: random.Random) -> Iterator[Ply]:
+    """A random game; capped at 2,000 throws for a variant that need not end."""
+    if simulated(rules.variant):
+        return random_game(rules, rng)
+    return random_game(rules, rng, max_throws=2_000, must_end=False)
 
 
 def random_positions(rules: Rules, seed: int, count: int) -> list[Position]:
@@ -105,7 +125,7 @@ def random_positions(rules: Rules, seed: int, count: int) -> list[Position]:
     rng = random.Random(seed)
     seen: dict[Position, None] = {}
     while len(seen) < count:
-        for ply in random_game(rules, rng):
+        for ply in play(rules, rng):
             seen.setdefault(ply.before, None)
             if len(seen) >= count:
                 break
