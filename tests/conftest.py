@@ -233,5 +233,5 @@ def playthrough(variant_id: str) -> str:
         lines.append(f"  position: {format_position(ply.after)}")
         position = ply.after
     won = winner(rules, position)
-    lines.append(f"winner {won.name.lower()}" if won else f"stopped after {cap} throws")
+    lines.append(f"winner {won.name.lower()}" if won is not None else f"stopped after {cap} throws")
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ position after it, so a rules change shows up as a readable diff at the first pl
 from __future__ import annotations
 
 import difflib
+import re
 
 import pytest
 from conftest import PLAYTHROUGH_DIR, REGENERATE, playthrough, variant_ids
@@ -47,4 +48,4 @@ def test_playthrough_is_consistent(variant_id: str) -> None:
             assert move == "pass"
         else:
             assert move in options.split(" | ")
-    assert lines[-1].startswith(("winner ", "stopped after "))
+    assert re.fullmatch(r"winner (light|dark)|stopped after \d+ throws", lines[-1]), lines[-1]
