@@ -40,6 +40,8 @@ from generator.model.variant import (
 from generator.model.yamlsource import Document, Problem, YamlError, load_document
 
 DATA_FILES = ("sources.yml", "questions.yml", "equipment.yml")
+NOT_VARIANTS = (*DATA_FILES, "redirects.yml")
+"""Files in ``variants/`` that are not variant files (redirects.yml: renamed published ids)."""
 
 
 class CatalogError(Exception):
@@ -99,7 +101,7 @@ class Catalog:
 
 def variant_files(root: Path) -> list[Path]:
     return sorted(
-        p for p in root.glob("*.yml") if p.name not in DATA_FILES and not p.name.startswith("_")
+        p for p in root.glob("*.yml") if p.name not in NOT_VARIANTS and not p.name.startswith("_")
     )
 
 
