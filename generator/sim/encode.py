@@ -125,8 +125,14 @@ def encode_rules(rules: Rules) -> EncodedRules:
             route_cells[side, step] = cell_ids[cell]
     attackable = np.zeros(len(cell_ids), dtype=np.bool_)
     extra_cell = np.zeros(len(cell_ids), dtype=np.bool_)
+    # Enemies only ever meet on cells both routes pass through; marking the others would not
+    # change play, and leaving them out makes equal games encode equally (the sensitivity
+    # runs rely on that to recognise a change that changes nothing).
+    meeting = set(rules.cells[0]) & set(rules.cells[1])
     for cell, ident in cell_ids.items():
-        attackable[ident] = cell in rules.capture_cells and cell not in rules.safe_cells
+        attackable[ident] = (
+            cell in meeting and cell in rules.capture_cells and cell not in rules.safe_cells
+        )
         extra_cell[ident] = cell in rules.extra_throw_cells
     throws = [(t, p) for t, p in rules.throws if p > 0]
     values = np.array([t for t, _ in throws], dtype=np.int64)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
@@ -125,18 +125,39 @@ def play_python_game(
 
 
 def run_requests(
-    requests: Sequence[RunRequest], *, jobs: int = 1, progress: bool = False, label: str = "games"
+    requests: Sequence[RunRequest],
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+    label: str = "games",
+    on_result: Callable[[int, RunResult], None] | None = None,
 ) -> list[RunResult]:
-    """Play every request; tables in request order, identical for any ``jobs``."""
+    """Play every request; tables in request order, identical for any ``jobs``.
+
+    ``on_result(i, result)`` is called as soon as request ``i`` is complete (so callers can
+    save finished runs even if a later one is interrupted).
+    """
     from tqdm import tqdm
 
     pieces = [(i, first, games) for i, r in enumerate(requests) for first, games in chunks(r)]
     parts: dict[tuple[int, int], tuple[IntArray, float]] = {}
+    remaining = [len(chunks(r)) for r in requests]
+    results: dict[int, RunResult] = {}
+
+    def finish(i: int, first: int, part: tuple[IntArray, float]) -> None:
+        parts[(i, first)] = part
+        remaining[i] -= 1
+        if remaining[i] == 0:
+            own = [parts.pop((i, start)) for start, _ in chunks(requests[i])]
+            results[i] = RunResult(np.concatenate([t for t, _ in own]), sum(s for _, s in own))
+            if on_result is not None:
+                on_result(i, results[i])
+
     total = sum(r.games for r in requests)
     with tqdm(total=total, unit="game", desc=label, disable=None if progress else True) as bar:
         if jobs <= 1 or len(pieces) <= 1:
             for i, first, games in pieces:
-                parts[(i, first)] = play_chunk(requests[i], first, games)
+                finish(i, first, play_chunk(requests[i], first, games))
                 bar.update(games)
         else:
             warm_up(requests)
@@ -148,14 +169,9 @@ def run_requests(
                 }
                 for future in as_completed(futures):
                     i, first, games = futures[future]
-                    parts[(i, first)] = future.result()
+                    finish(i, first, future.result())
                     bar.update(games)
-    results = []
-    for i, request in enumerate(requests):
-        own = [parts[(i, first)] for first, _ in chunks(request)]
-        table = np.concatenate([t for t, _ in own]) if own else np.zeros((0, fast.FIELDS), np.int64)
-        results.append(RunResult(table, sum(s for _, s in own)))
-    return results
+    return [results[i] for i in range(len(requests))]
 
 
 def warm_up(requests: Sequence[RunRequest]) -> None:

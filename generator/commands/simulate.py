@@ -1,0 +1,159 @@
+"""Simulate games of one or more variants between two agents and print the statistics.
+
+Results are cached under .cache/sim/ (keyed by the rules, engine version, agents, games and
+seed), so rerunning the same command costs nothing. Every figure has a 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from typing import Any
+
+ORDER = 5
+
+DEFAULT_GAMES = 40_000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("variants", nargs="+", metavar="VARIANT", help="variant ids")
+    parser.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help=f"games per variant ({DEFAULT_GAMES})"
+    )
+    parser.add_argument(
+        "--agents",
+        default="random,random",
+        help="FIRST,SECOND: the agent moving first and second (default random,random); agents:"
+        " random, first, last, capture, extra-throw, rearmost, safe, bear-off, greedy,"
+        " expectimax-1, expectimax-2, perfect",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed (default 20261130)")
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="QUESTION=VALUE",
+        help="play with one ruling changed, e.g. --set safe-squares=rosettes (repeatable)",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="simulate even if cached")
+    parser.add_argument("--json", action="store_true", help="print the records as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from generator.model.catalog import CatalogError, load_valid_catalog
+    from generator.sim.agents import UnknownAgent, check_agent_name
+    from generator.sim.records import DEFAULT_SEED, RecordSpec, simulate
+    from generator.sim.variation import parse_change, playable_problem, with_change
+
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    jobs = args.jobs or os.cpu_count() or 1
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        agents = tuple(check_agent_name(a.strip()) for a in args.agents.split(","))
+    except UnknownAgent as error:
+        print(error, file=sys.stderr)
+        return 2
+    if len(agents) != 2:
+        print("--agents takes two agents separated by a comma, e.g. greedy,random", file=sys.stderr)
+        return 2
+    try:
+        catalog = load_valid_catalog(args.root / "variants")
+    except CatalogError as error:
+        print(error, file=sys.stderr)
+        return 1
+    unknown = [v for v in args.variants if v not in catalog.variants]
+    if unknown:
+        known = ", ".join(sorted(catalog.variants))
+        print(f"unknown variant(s) {', '.join(unknown)}; known: {known}", file=sys.stderr)
+        return 2
+    try:
+        changes = [parse_change(text) for text in args.set]
+    except ValueError as error:
+        print(f"--set: {error}", file=sys.stderr)
+        return 2
+    specs = []
+    for variant_id in args.variants:
+        variant = catalog.resolve(variant_id)
+        for change in changes:
+            try:
+                variant = with_change(variant, change, catalog.equipment)
+            except ValueError as error:
+                print(f"--set {change.label}: {error}", file=sys.stderr)
+                return 2
+        problem = playable_problem(variant)
+        if problem:
+            print(f"{variant_id} cannot be played with these changes: {problem}", file=sys.stderr)
+            return 2
+        specs.append(RecordSpec(variant, (agents[0], agents[1]), args.games, seed, tuple(changes)))
+    try:
+        records = simulate(
+            specs,
+            cache_dir=args.root / ".cache" / "sim",
+            jobs=jobs,
+            progress=True,
+            use_cache=not args.no_cache,
+        )
+    except Exception as error:  # an agent without a solution, for instance
+        from generator.sim.agents import NoSolution
+
+        if isinstance(error, NoSolution):
+            print(error, file=sys.stderr)
+            return 2
+        raise
+    if args.json:
+        print(json.dumps(records, indent=1))
+        return 0
+    for record in records:
+        print_record(record)
+    command = ["ur-variants", "simulate", *args.variants, "--games", str(args.games)]
+    command += ["--agents", ",".join(agents), "--seed", str(seed)]
+    for text in args.set:
+        command += ["--set", text]
+    print(f"seed {seed}; reproduce with: {shlex.join(command)}")
+    return 0
+
+
+def _interval(figure: dict[str, Any], key: str = "mean", scale: float = 1.0) -> str:
+    value, low, high = figure[key] * scale, figure["low"] * scale, figure["high"] * scale
+    return f"{value:.2f} ({low:.2f} to {high:.2f})"
+
+
+def print_record(record: dict[str, Any]) -> None:
+    results = record["results"]
+    first, second = record["agents"]
+    changed = ", ".join(f"{c['question']}={json.dumps(c['value'])}" for c in record["changes"])
+    title = record["variant"] + (f" with {changed}" if changed else "")
+    print(f"{title}: {first} (first) vs {second}, {record['games']:,} games, seed {record['seed']}")
+    rate = results["first_player_win_rate"]
+    rows = [
+        ("first player wins %", _interval(rate, "estimate", 100.0)),
+        ("throws per game", _interval(results["throws"])),
+        ("moves per game", _interval(results["moves"])),
+        ("turns per game", _interval(results["turns"])),
+        ("captures", _interval(results["captures"])),
+        ("passes", _interval(results["passes"])),
+        ("rosette landings", _interval(results["rosette_landings"])),
+        ("extra throws", _interval(results["extra_throws"])),
+        ("loser's pieces off", _interval(results["loser_pieces_off"])),
+        (
+            f"minutes (at {results['minutes']['seconds_per_throw']:g} s a throw)",
+            _interval(results["minutes"]),
+        ),
+    ]
+    quantiles = results["throws"]["quantiles"]
+    rows.append(
+        ("throws p5/p50/p95", f"{quantiles['p5']:g} / {quantiles['p50']:g} / {quantiles['p95']:g}")
+    )
+    if results.get("unfinished_games"):
+        rows.append(("unfinished games", str(results["unfinished_games"])))
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"  {name:<{width}}  {value}")
+    print(f"  (95% intervals; {record['elapsed_seconds']:.1f} s of play; {record['created_by']})")

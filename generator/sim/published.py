@@ -1,0 +1,56 @@
+"""Published figures this project checks itself against (``/work/shared/research/peers.md``).
+
+Finkel's rules as RoyalUr.net plays them, random against random (uniform over legal moves):
+RoyalUr-Java's array engine, 1,336,400 games, and the ``royalur`` 0.0.6 package, 20,000 games,
+measured on this machine with the counting conventions of :mod:`generator.sim.stats`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model.catalog import Catalog
+
+FINKEL_MOVES = 143.7
+FINKEL_MOVES_SD = 20.0
+FINKEL_THROWS = 156.4
+FINKEL_THROWS_SD = 22.3
+FINKEL_FIRST_PLAYER_WINS = 0.5115
+FINKEL_FIRST_PLAYER_WINS_HALF_WIDTH = 0.0004 * 1.96
+"""RoyalUr-Java's 1.3 M games give 51.15% ± 0.04 (one standard error)."""
+
+PREFERRED_FINKEL = "royalur-finkel"
+"""The variant that encodes RoyalUr.net's Finkel rule set, when present."""
+
+FINKEL_MACHINE_VALUES: dict[str, Any] = {
+    "board": "ur",
+    "route": "bell",
+    "dice": "four-binary",
+    "pieces": 7,
+    "entry": {"throws": "any", "square": "throw"},
+    "stacking": 1,
+    "stack-defence": None,
+    "rosette-extra-throw": "rosettes",
+    "throw-extra-throw": [],
+    "capture-extra-throw": False,
+    "must-move": True,
+    "bearing-off": "exact",
+}
+"""RoyalUr.net's Finkel: Bell's route, seven pieces, four binary dice, a rosette earns another
+throw, exact bearing off. The shared rosette is safe (``safe-squares`` ``rosettes`` or the
+central rosette alone: on Bell's route the other rosettes are private, so both play alike, as
+do both capture zones, since the sides only meet on shared squares)."""
+
+FINKEL_SAFE_SQUARES = ("rosettes", ["r2c4"])
+
+
+def finkel_variant(catalog: Catalog) -> str | None:
+    """The id of a variant playing Finkel's rules as RoyalUr.net does, or ``None``."""
+    if PREFERRED_FINKEL in catalog.variants:
+        return PREFERRED_FINKEL
+    for variant_id in sorted(catalog.variants):
+        values = catalog.resolve(variant_id).machine_values()
+        same = all(values.get(q) == v for q, v in FINKEL_MACHINE_VALUES.items())
+        if same and values.get("safe-squares") in FINKEL_SAFE_SQUARES:
+            return variant_id
+    return None

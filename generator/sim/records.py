@@ -1,0 +1,170 @@
+"""Simulation records: one JSON file per run under ``.cache/sim/<key>.json``.
+
+The key is the sha256 of the canonical JSON of everything that decides the games: the variant
+as played (its machine values and the content of its board, route and dice), the engine and
+simulator versions, the agents, the number of games and the seed (plus the variant id and any
+one-ruling change, so each record belongs to one variant). A rerun with nothing changed reads
+the file; any change re-simulates. Runs with identical games are played once per invocation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.engine import ENGINE_VERSION
+from generator.engine.rules import Rules, compile_rules
+from generator.model.variant import ResolvedVariant
+from generator.sim.runner import RunRequest, RunResult, run_requests
+from generator.sim.stats import summarise
+from generator.sim.variation import Change, canonical
+
+SIM_VERSION = 1
+"""Changes whenever the kernel, the agents or the statistics could give other numbers."""
+
+DEFAULT_SEED = 20261130
+DEFAULT_CACHE = Path(".cache/sim")
+
+
+def variant_content(variant: ResolvedVariant) -> dict[str, Any]:
+    """Everything about ``variant`` that the games depend on, as plain JSON values."""
+    board, route, dice = variant.board, variant.route, variant.dice
+    return {
+        "machine_values": variant.machine_values(),
+        "board": {
+            "rows": board.rows,
+            "columns": board.columns,
+            "cells": list(board.cells),
+            "rosettes": sorted(board.rosettes),
+        },
+        "route": {"light": list(route.light), "dark": list(route.dark)},
+        "dice": [[throw, str(p)] for throw, p in dice.table()],
+    }
+
+
+def digest(payload: Any) -> str:
+    return hashlib.sha256(canonical(payload).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class RecordSpec:
+    """One run: ``games`` games of ``variant`` between ``agents``; ``variant`` already has
+    ``changes`` applied (they are recorded, and reproduced by ``--set``)."""
+
+    variant: ResolvedVariant
+    agents: tuple[str, str]
+    games: int
+    seed: int
+    changes: tuple[Change, ...] = ()
+
+    def game_content(self) -> dict[str, Any]:
+        return {
+            "variant": variant_content(self.variant),
+            "engine_version": ENGINE_VERSION,
+            "sim_version": SIM_VERSION,
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+        }
+
+    @property
+    def game_key(self) -> str:
+        """Identical for runs that play identical games (whatever the variant is called)."""
+        return digest(self.game_content())
+
+    @property
+    def key(self) -> str:
+        changes = [c.as_dict() for c in self.changes]
+        return digest({**self.game_content(), "id": self.variant.id, "changes": changes})
+
+    def rules(self) -> Rules:
+        return compile_rules(self.variant)
+
+    def created_by(self) -> str:
+        words = ["ur-variants", "simulate", self.variant.id, "--games", str(self.games)]
+        words += ["--agents", ",".join(self.agents), "--seed", str(self.seed)]
+        for change in self.changes:
+            words += ["--set", f"{change.question}={canonical(change.value)}"]
+        return shlex.join(words)
+
+
+def record_path(cache_dir: Path, key: str) -> Path:
+    return cache_dir / f"{key}.json"
+
+
+def load_record(cache_dir: Path, key: str) -> dict[str, Any] | None:
+    """The cached record for ``key``, or ``None`` (a damaged file counts as missing)."""
+    path = record_path(cache_dir, key)
+    try:
+        record: dict[str, Any] = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if record.get("key") == key else None
+
+
+def save_record(cache_dir: Path, record: dict[str, Any]) -> None:
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    path = record_path(cache_dir, record["key"])
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(record, indent=1, sort_keys=False) + "\n")
+    temporary.replace(path)
+
+
+def build_record(spec: RecordSpec, results: dict[str, Any], seconds: float) -> dict[str, Any]:
+    return {
+        "key": spec.key,
+        "variant": spec.variant.id,
+        "changes": [c.as_dict() for c in spec.changes],
+        "engine_version": ENGINE_VERSION,
+        "sim_version": SIM_VERSION,
+        "agents": list(spec.agents),
+        "games": spec.games,
+        "seed": spec.seed,
+        "rules": spec.variant.machine_values(),
+        "results": results,
+        "elapsed_seconds": round(seconds, 3),
+        "created_by": spec.created_by(),
+    }
+
+
+Progress = Callable[[str], None]
+
+
+def simulate(
+    specs: Sequence[RecordSpec],
+    *,
+    cache_dir: Path = DEFAULT_CACHE,
+    jobs: int = 1,
+    progress: bool = False,
+    use_cache: bool = True,
+    label: str = "games",
+) -> list[dict[str, Any]]:
+    """The record of every spec, in order: read from the cache when present, otherwise
+    simulated (in parallel over ``jobs`` processes) and saved."""
+    records: list[dict[str, Any] | None] = [
+        load_record(cache_dir, s.key) if use_cache else None for s in specs
+    ]
+    missing: dict[str, RecordSpec] = {}
+    for spec, record in zip(specs, records, strict=True):
+        if record is None:
+            missing.setdefault(spec.game_key, spec)
+    pending = list(missing.values())
+    played: dict[str, tuple[dict[str, Any], float]] = {}
+
+    def save_finished(i: int, result: RunResult) -> None:
+        spec = pending[i]
+        played[spec.game_key] = (summarise(result.table), result.seconds)
+        for j, other in enumerate(specs):
+            if records[j] is None and other.game_key == spec.game_key:
+                record = build_record(other, *played[spec.game_key])
+                save_record(cache_dir, record)
+                records[j] = record
+
+    requests = [RunRequest(s.rules(), s.agents, s.games, s.seed) for s in pending]
+    run_requests(requests, jobs=jobs, progress=progress, label=label, on_result=save_finished)
+    return [r for r in records if r is not None]

@@ -1,0 +1,257 @@
+"""Everything the site needs from simulation, for every variant with ``simulate: true``.
+
+- Baseline: random against random, :data:`BASELINE_GAMES` games (the first player's 95%
+  interval is then at most ±0.5 percentage points).
+- Principle table: each cheap agent against random, in both seats.
+- Skill gap: the strongest cheap agent in that table against random, both seats, more games.
+- Sensitivity: for every engine question on which the simulated variants disagree, each
+  variant with that one ruling changed to each value another variant uses, when the changed
+  game is still valid; effects on the first player's win rate and the mean number of throws.
+
+All runs share one seed (common random numbers: a change's effect is measured on the same
+dice). Records are cached (:mod:`generator.sim.records`), so a warm rerun costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from generator.engine.rules import compile_rules
+from generator.model.catalog import Catalog
+from generator.model.variant import ResolvedVariant
+from generator.sim.agents import FastAgent
+from generator.sim.encode import encode_rules
+from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, RecordSpec, simulate
+from generator.sim.stats import difference
+from generator.sim.variation import (
+    Change,
+    canonical,
+    disagreements,
+    playable_problem,
+    with_change,
+)
+
+BASELINE_GAMES = 40_000
+TABLE_GAMES = 2_000
+SKILL_GAMES = 5_000
+SENSITIVITY_GAMES = 4_000
+RANDOM = FastAgent.RANDOM.label
+TABLE_AGENTS = tuple(a.label for a in FastAgent if a is not FastAgent.RANDOM)
+
+Record = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """The measured effect of one ruling change on one variant (random against random)."""
+
+    question: str
+    variant: str
+    change: Change
+    baseline: Record
+    changed: Record
+    same_game: bool
+    """The change does not alter play at all (identical compiled rules): effect exactly 0."""
+
+    @property
+    def win_rate(self) -> dict[str, float]:
+        """Change in the first player's win rate (changed minus baseline), with interval."""
+        a = self.baseline["results"]["first_player_win_rate"]
+        b = self.changed["results"]["first_player_win_rate"]
+        return difference(a, b, "estimate")
+
+    @property
+    def throws(self) -> dict[str, float]:
+        """Change in the mean number of throws per game, with interval."""
+        return difference(
+            self.baseline["results"]["throws"], self.changed["results"]["throws"], "mean"
+        )
+
+
+@dataclass(frozen=True)
+class SkillGap:
+    variant: str
+    agent: str
+    as_first: Record
+    """The agent moves first, random second."""
+    as_second: Record
+
+
+@dataclass(frozen=True)
+class Skipped:
+    variant: str
+    change: Change
+    reason: str
+
+
+@dataclass
+class Suite:
+    """The records a page renderer iterates: by variant, by pairing, by question."""
+
+    seed: int
+    variants: list[str]
+    baseline: dict[str, Record] = field(default_factory=dict)
+    table: dict[str, list[Record]] = field(default_factory=dict)
+    skill: dict[str, SkillGap] = field(default_factory=dict)
+    effects: list[Effect] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def records(self) -> Iterator[Record]:
+        """Every record, each once."""
+        seen: set[str] = set()
+        groups: list[list[Record]] = [list(self.baseline.values())]
+        groups += list(self.table.values())
+        groups += [[g.as_first, g.as_second] for g in self.skill.values()]
+        groups += [[e.changed] for e in self.effects]
+        for group in groups:
+            for record in group:
+                if record["key"] not in seen:
+                    seen.add(record["key"])
+                    yield record
+
+    def by_variant(self, variant: str) -> list[Record]:
+        return [r for r in self.records() if r["variant"] == variant]
+
+    def by_pairing(self, first: str, second: str) -> dict[str, Record]:
+        """Variant -> record of ``first`` (moving first) against ``second``, unchanged rules."""
+        return {
+            r["variant"]: r
+            for r in self.records()
+            if r["agents"] == [first, second] and not r["changes"]
+        }
+
+    def by_question(self) -> dict[str, list[Effect]]:
+        grouped: dict[str, list[Effect]] = {}
+        for effect in self.effects:
+            grouped.setdefault(effect.question, []).append(effect)
+        return grouped
+
+
+def simulated_variants(catalog: Catalog) -> list[ResolvedVariant]:
+    return [catalog.resolve(v.id) for v in catalog.variants.values() if v.simulate]
+
+
+def sensitivity_changes(
+    catalog: Catalog, variants: list[ResolvedVariant]
+) -> Iterator[tuple[ResolvedVariant, Change, ResolvedVariant | str]]:
+    """(variant, change, changed variant or the reason it cannot be played)."""
+    for question, values in disagreements(catalog, variants).items():
+        for variant in variants:
+            if question not in variant.rulings:
+                continue
+            own = canonical(variant.value(question))
+            for value in values:
+                if canonical(value) == own:
+                    continue
+                change = Change(question, value)
+                try:
+                    changed = with_change(variant, change, catalog.equipment)
+                except (KeyError, ValueError) as error:
+                    yield variant, change, str(error)
+                    continue
+                problem = playable_problem(changed)
+                yield variant, change, problem if problem else changed
+
+
+def _same_game(a: ResolvedVariant, b: ResolvedVariant) -> bool:
+    return bool(
+        np.array_equal(
+            encode_rules(compile_rules(a)).packed(), encode_rules(compile_rules(b)).packed()
+        )
+    )
+
+
+def default_suite(
+    catalog: Catalog,
+    *,
+    seed: int = DEFAULT_SEED,
+    jobs: int = 1,
+    cache_dir: Path = DEFAULT_CACHE,
+    progress: bool = False,
+    use_cache: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> Suite:
+    """Run (or read from the cache) everything the site needs; see the module docstring."""
+    variants = simulated_variants(catalog)
+    suite = Suite(seed=seed, variants=[v.id for v in variants])
+
+    def run(specs: list[RecordSpec], label: str) -> list[Record]:
+        if log:
+            log(f"{label}: {len(specs)} runs")
+        return simulate(
+            specs,
+            cache_dir=cache_dir,
+            jobs=jobs,
+            progress=progress,
+            use_cache=use_cache,
+            label=label,
+        )
+
+    base_specs = [RecordSpec(v, (RANDOM, RANDOM), BASELINE_GAMES, seed) for v in variants]
+    table_specs = [
+        RecordSpec(v, pair, TABLE_GAMES, seed)
+        for v in variants
+        for agent in TABLE_AGENTS
+        for pair in ((agent, RANDOM), (RANDOM, agent))
+    ]
+    changes = list(sensitivity_changes(catalog, variants))
+    runnable = [(v, c, x) for v, c, x in changes if not isinstance(x, str) and not _same_game(v, x)]
+    unchanged_play = [(v, c) for v, c, x in changes if not isinstance(x, str) and _same_game(v, x)]
+    sensitivity_specs = [
+        RecordSpec(changed, (RANDOM, RANDOM), SENSITIVITY_GAMES, seed, (change,))
+        for _, change, changed in runnable
+        if not isinstance(changed, str)
+    ]
+    first = run(base_specs + table_specs + sensitivity_specs, "baseline, agents, sensitivity")
+    base_records = first[: len(base_specs)]
+    table_records = first[len(base_specs) : len(base_specs) + len(table_specs)]
+    changed_records = first[len(base_specs) + len(table_specs) :]
+    for variant, record in zip(variants, base_records, strict=True):
+        suite.baseline[variant.id] = record
+        suite.table[variant.id] = [r for r in table_records if r["variant"] == variant.id]
+    for (variant, change, changed), record in zip(runnable, changed_records, strict=True):
+        assert not isinstance(changed, str)
+        suite.effects.append(
+            Effect(
+                question=change.question,
+                variant=variant.id,
+                change=change,
+                baseline=suite.baseline[variant.id],
+                changed=record,
+                same_game=False,
+            )
+        )
+    for variant, change in unchanged_play:
+        base = suite.baseline[variant.id]
+        suite.effects.append(Effect(change.question, variant.id, change, base, base, True))
+    suite.skipped = [Skipped(v.id, c, x) for v, c, x in changes if isinstance(x, str)]
+    strongest = {v.id: strongest_agent(suite.table[v.id]) for v in variants}
+    skill_specs = [
+        RecordSpec(v, pair, SKILL_GAMES, seed)
+        for v in variants
+        for pair in ((strongest[v.id], RANDOM), (RANDOM, strongest[v.id]))
+    ]
+    skill_records = run(skill_specs, "skill gap")
+    for i, variant in enumerate(variants):
+        suite.skill[variant.id] = SkillGap(
+            variant.id, strongest[variant.id], skill_records[2 * i], skill_records[2 * i + 1]
+        )
+    return suite
+
+
+def strongest_agent(table: list[Record]) -> str:
+    """The agent with the best mean win rate against random over both seats."""
+    scores: dict[str, list[float]] = {}
+    for record in table:
+        rate = record["results"]["first_player_win_rate"]["estimate"]
+        first, second = record["agents"]
+        if first != RANDOM:
+            scores.setdefault(first, []).append(rate)
+        else:
+            scores.setdefault(second, []).append(1 - rate)
+    return max(scores, key=lambda agent: (sum(scores[agent]) / len(scores[agent]), agent))

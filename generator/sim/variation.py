@@ -1,0 +1,145 @@
+"""One-ruling changes of a resolved variant, for sensitivity runs: "what if this variant
+answered one rule question the way another variant does?"
+
+A change replaces one ruling's machine value (``dataclasses.replace``); nothing here names a
+variant or a value. A changed variant is played only if it is still a valid, terminating game
+(:func:`playable_problem`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from generator.engine.rules import compile_rules
+from generator.model.catalog import Catalog
+from generator.model.equipment import Equipment
+from generator.model.values import VALUE_CHECKS
+from generator.model.variant import ResolvedVariant
+
+EQUIPMENT_QUESTIONS = {"board": "boards", "route": "routes", "dice": "dice"}
+
+
+def canonical(value: Any) -> str:
+    """A value's canonical JSON text (for comparing and keying machine values)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Change:
+    """Answer ``question`` with ``value`` instead of the variant's own ruling."""
+
+    question: str
+    value: Any
+
+    @property
+    def label(self) -> str:
+        return f"{self.question}={canonical(self.value)}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "value": self.value}
+
+
+def parse_change(text: str) -> Change:
+    """``QUESTION=VALUE`` (VALUE in YAML/JSON, e.g. ``safe-squares=rosettes``, ``pieces=5``,
+    ``throw-extra-throw=[4]``)."""
+    question, sep, value = text.partition("=")
+    if not sep or not question.strip():
+        raise ValueError(f"expected QUESTION=VALUE such as pieces=5, got {text!r}")
+    return Change(question.strip(), yaml.safe_load(value))
+
+
+def engine_questions(catalog: Catalog) -> list[str]:
+    """The questions whose machine values drive the engine, in catalogue order."""
+    return [q.id for q in catalog.questions.values() if q.drives_engine]
+
+
+def disagreements(catalog: Catalog, variants: Iterable[ResolvedVariant]) -> dict[str, list[Any]]:
+    """Each engine question on which ``variants`` differ, with their distinct values (in
+    order of first appearance)."""
+    found: dict[str, list[Any]] = {}
+    resolved = list(variants)
+    for question in engine_questions(catalog):
+        values: dict[str, Any] = {}
+        for variant in resolved:
+            if question in variant.rulings:
+                values.setdefault(canonical(variant.value(question)), variant.value(question))
+        if len(values) > 1:
+            found[question] = list(values.values())
+    return found
+
+
+def with_change(variant: ResolvedVariant, change: Change, equipment: Equipment) -> ResolvedVariant:
+    """``variant`` with one ruling's value replaced (equipment follows board/route/dice).
+
+    Raises ``ValueError`` naming the problem when the variant does not answer the question or
+    the value is malformed for it.
+    """
+    if change.question not in variant.rulings:
+        known = ", ".join(variant.rulings)
+        raise ValueError(f"{variant.id} has no ruling on {change.question!r}; questions: {known}")
+    check = VALUE_CHECKS.get(change.question)
+    problem = check(change.value, equipment) if check else None
+    if problem:
+        raise ValueError(f"{change.question}: {problem}")
+    ruling = dataclasses.replace(variant.rulings[change.question], value=change.value)
+    rulings = {**variant.rulings, change.question: ruling}
+    changed = dataclasses.replace(variant, rulings=rulings)
+    table = EQUIPMENT_QUESTIONS.get(change.question)
+    if table is not None:
+        item = getattr(equipment, table)[change.value]
+        changed = dataclasses.replace(changed, **{change.question: item})
+    return changed
+
+
+def playable_problem(variant: ResolvedVariant) -> str | None:
+    """Why ``variant`` cannot be played as a game that ends, or ``None`` when it can.
+
+    The same conditions the catalogue checks on variant files: the route is drawn on the
+    board, named cells are on the route, the pieces fit, each piece can enter and bear off.
+    """
+    values = variant.machine_values()
+    board, route = variant.board, variant.route
+    if route.board != board.id:
+        return f"route {route.id} is drawn on board {route.board}, not {board.id}"
+    on_route = set(route.light) | set(route.dark)
+    for question in ("safe-squares", "rosette-extra-throw"):
+        cells = values[question]
+        if isinstance(cells, list) and any(c not in on_route for c in cells):
+            return f"{question} names cells off route {route.id}"
+    if values["pieces"] > len(set(route.light)) * values["stacking"]:
+        return f"{values['pieces']} pieces do not fit on route {route.id}"
+    entry = values["entry"]
+    rules_per_piece = entry.get("per_piece")
+    if rules_per_piece is not None and len(rules_per_piece) != values["pieces"]:
+        return f"entry names {len(rules_per_piece)} pieces but pieces is {values['pieces']}"
+    try:
+        rules = compile_rules(variant)
+    except (KeyError, TypeError, ValueError) as error:
+        return f"the engine cannot compile it: {error}"
+    throws = [t for t, p in rules.throws if t > 0 and p > 0]
+    finishing = _steps_that_can_finish(rules.route_length, throws, rules.exact_bear_off)
+    for piece in rules.entry:
+        squares = {piece.target(t) for t in throws if piece.allows(t)}
+        if not squares or not squares & finishing:
+            return "some piece can never enter, or never bear off: the game cannot end"
+    return None
+
+
+def _steps_that_can_finish(length: int, throws: list[int], exact: bool) -> set[int]:
+    off = length + 1
+    good = {off}
+    for step in range(length, 0, -1):
+        for throw in throws:
+            target = step + throw
+            if target > off and not exact:
+                target = off
+            if target in good:
+                good.add(step)
+                break
+    return good
