@@ -1,0 +1,1 @@
+"""Reader-level tests of the built site: a real browser, offline, on the loopback interface."""

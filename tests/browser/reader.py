@@ -1,0 +1,126 @@
+"""The built site served on the loopback interface, and a browser page that watches what it does.
+
+A reader's browser must never leave the machine for this site (no fonts, scripts or analytics
+from elsewhere) and must not log errors. Every page a test opens is guarded: requests to any
+host other than loopback are aborted and recorded, console errors, uncaught exceptions and
+failed loopback responses are recorded, and the test fails if anything was recorded.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.sync_api import ConsoleMessage, Error, Page, Request, Response, Route
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+@dataclass(frozen=True)
+class ServedSite:
+    """A built site folder and the loopback address it is served at (ends with '/')."""
+
+    root: Path
+    url: str
+
+    def address(self, path: str) -> str:
+        """The absolute address of a site path such as ``compare/`` or ``variants/x/#id``."""
+        return self.url + path.lstrip("/")
+
+    def path_of(self, address: str) -> str:
+        """The site path of an absolute address on this site, without query or fragment."""
+        parts = urlsplit(address)
+        return parts.path.lstrip("/")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silence the per-request log: the tests report what matters."""
+
+
+@contextmanager
+def serve(root: Path) -> Iterator[ServedSite]:
+    """Serve ``root`` on 127.0.0.1 at a free port, in a background thread."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        host, port = server.server_address[:2]
+        yield ServedSite(root, f"http://{host!s}:{port}/")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class Incidents:
+    """Everything that went wrong on the pages of one test, as readable lines."""
+
+    left_loopback: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    failed_loads: list[str] = field(default_factory=list)
+
+    def report(self) -> str:
+        sections = [
+            ("requests that left loopback (blocked)", self.left_loopback),
+            ("console errors and uncaught exceptions", self.console_errors),
+            ("failed loads", self.failed_loads),
+        ]
+        return "\n".join(
+            f"{title}:\n" + "\n".join(f"  {line}" for line in lines)
+            for title, lines in sections
+            if lines
+        )
+
+
+def is_loopback(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in {"data", "blob", "about"}:
+        return True
+    return parts.hostname in LOOPBACK_HOSTS
+
+
+def guard_page(page: Page, incidents: Incidents) -> None:
+    """Abort and record non-loopback requests; record console errors and failed loads."""
+
+    def route(route: Route) -> None:
+        request = route.request
+        if is_loopback(request.url):
+            route.continue_()
+            return
+        referrer = request.headers.get("referer", "?")
+        incidents.left_loopback.append(f"{request.method} {request.url} (from {referrer})")
+        route.abort("blockedbyclient")
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            incidents.console_errors.append(f"{page.url}: {message.text}")
+
+    def page_error(error: Error) -> None:
+        incidents.console_errors.append(f"{page.url}: uncaught {error.name}: {error.message}")
+
+    def response(response: Response) -> None:
+        if response.status >= 400 and is_loopback(response.url):
+            incidents.failed_loads.append(f"{response.status} {response.url} (on {page.url})")
+
+    def request_failed(request: Request) -> None:
+        failure = request.failure or "?"
+        # Aborted navigations (a redirect superseding a load) are not a reader-visible failure.
+        if is_loopback(request.url) and "ERR_ABORTED" not in failure:
+            incidents.failed_loads.append(f"{request.url}: {failure} (on {page.url})")
+
+    # On the context, not the page, so the theme's search worker is routed as well.
+    page.context.route("**/*", route)
+    page.on("console", console)
+    page.on("pageerror", page_error)
+    page.on("response", response)
+    page.on("requestfailed", request_failed)

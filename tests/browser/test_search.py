@@ -1,0 +1,73 @@
+"""Typing a ruling's key word into the site search finds that ruling's section.
+
+The key word is chosen from the data: among the words of every ruling's text, the one found on
+the fewest pages of the built site, so the expected hit is near the top. This is the only test
+that touches the theme's chrome (mkdocs-material's search box and result list); if the builder
+changes, only the selectors below change.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urljoin
+
+import pytest
+from playwright.sync_api import Page
+
+from generator.model.variant import Ruling
+
+from .conftest import SitePage
+from .htmlscan import WORD
+from .reader import ServedSite
+from .views import heading_view_problem
+
+pytestmark = pytest.mark.browser
+
+SEARCH_INPUT = "input.md-search__input"
+SEARCH_HITS = ".md-search-result a[href]"
+MIN_WORD_LENGTH = 6
+
+
+def rarest_ruling_word(
+    rulings: dict[str, Ruling], homes: dict[str, str], pages: dict[str, SitePage]
+) -> tuple[str, str]:
+    """(word, ruling id): a word of a ruling's text that appears on its rulebook and on as few
+    other pages as possible (ties broken by ruling id, so the choice is stable)."""
+    content = {path: page for path, page in pages.items() if not page.scan.is_redirect}
+    candidates = []
+    for ruling_id, ruling in rulings.items():
+        home = homes[ruling_id]
+        for word in {w.casefold() for w in WORD.findall(ruling.text)}:
+            if len(word) < MIN_WORD_LENGTH or word not in content[home].scan.words:
+                continue
+            spread = sum(word in page.scan.words for page in content.values())
+            candidates.append((spread, ruling_id, word))
+    assert candidates, "no ruling text has a word to search for"
+    spread, ruling_id, word = min(candidates)
+    print(f"searching for {word!r} (on {spread} pages), expecting ruling {ruling_id}")
+    return word, ruling_id
+
+
+def test_search_finds_a_ruling_by_its_key_word(
+    page: Page,
+    site: ServedSite,
+    site_pages: dict[str, SitePage],
+    rulings_by_id: dict[str, Ruling],
+    ruling_homes: dict[str, str],
+) -> None:
+    word, ruling = rarest_ruling_word(rulings_by_id, ruling_homes, site_pages)
+    expected = site.address(f"{ruling_homes[ruling]}#{ruling}")
+    page.goto(site.url)
+    search = page.locator(SEARCH_INPUT)
+    search.click()
+    search.press_sequentially(word, delay=20)
+    page.wait_for_selector(SEARCH_HITS)
+    hits = [
+        urljoin(page.url, href)
+        for href in page.locator(SEARCH_HITS).evaluate_all("(links) => links.map((a) => a.href)")
+    ]
+    assert expected in hits, f"searching {word!r} should offer {expected}; hits: {hits}"
+
+    page.locator(f'{SEARCH_HITS}[href$="#{ruling}"]').first.click()
+    page.wait_for_url(expected)
+    problem = heading_view_problem(page, ruling)
+    assert not problem, f"after following the search hit: {problem}"
