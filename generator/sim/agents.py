@@ -86,6 +86,25 @@ class Agent(Protocol):
     ) -> int: ...
 
 
+@dataclass
+class UniformRandom:
+    """Uniform over legal moves, in plain Python (the reference engine's own speed)."""
+
+    @property
+    def name(self) -> str:
+        return "random"
+
+    def choose(
+        self,
+        rules: Rules,
+        position: Position,
+        throw: int,
+        moves: tuple[Move, ...],
+        rng: np.random.Generator,
+    ) -> int:
+        return int(rng.integers(len(moves)))
+
+
 def kernel_state(packed: IntArray, position: Position) -> IntArray:
     return fast.state_array(packed, position.light, position.dark)
 

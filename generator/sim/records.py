@@ -20,6 +20,7 @@ from typing import Any
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.variant import ResolvedVariant
+from generator.sim.encode import encode_rules
 from generator.sim.runner import RunRequest, RunResult, run_requests
 from generator.sim.stats import summarise
 from generator.sim.variation import Change, canonical
@@ -74,8 +75,19 @@ class RecordSpec:
 
     @property
     def game_key(self) -> str:
-        """Identical for runs that play identical games (whatever the variant is called)."""
-        return digest(self.game_content())
+        """Identical for runs that play identical games, whatever the variant is called and
+        however its rulings are worded: the kernel's packed rules, agents, games, seed."""
+        packed = encode_rules(self.rules()).packed()
+        return digest(
+            {
+                "packed": packed.tolist(),
+                "engine_version": ENGINE_VERSION,
+                "sim_version": SIM_VERSION,
+                "agents": list(self.agents),
+                "games": self.games,
+                "seed": self.seed,
+            }
+        )
 
     @property
     def key(self) -> str:

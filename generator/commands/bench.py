@@ -1,0 +1,135 @@
+"""Measure the simulator's speed against the readable engine and royalur; one figure a line.
+
+Each line reads ``name: value unit``. Figures are wall-clock on this machine, in one process
+(one core), so they move with the machine's load; rerun to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+ORDER = 8
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seconds", type=float, default=5.0, help="rough time per figure (default 5)"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed (default 20261130)")
+
+
+def line(name: str, value: float, unit: str) -> None:
+    print(f"{name}: {value:,.{0 if value >= 100 else 3}f} {unit}", flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from generator.engine.rules import compile_rules
+    from generator.model.catalog import CatalogError, load_valid_catalog
+    from generator.sim import fast
+    from generator.sim.encode import encode_rules
+    from generator.sim.published import finkel_variant
+    from generator.sim.records import DEFAULT_SEED
+
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    try:
+        catalog = load_valid_catalog(args.root / "variants")
+    except CatalogError as error:
+        print(error, file=sys.stderr)
+        return 1
+    variant = finkel_variant(catalog)
+    if variant is None:
+        print("no variant plays Finkel's rules; nothing to benchmark", file=sys.stderr)
+        return 1
+    rules = compile_rules(catalog.resolve(variant))
+    packed = encode_rules(rules).packed()
+    print(f"variant: {variant} (Finkel's rules), seed {seed}")
+
+    began = time.perf_counter()
+    fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, 0, 10)
+    line("kernel load or compile time", time.perf_counter() - began, "s")
+    games, elapsed, moves = 0, 0.0, 0
+    batch = 20_000
+    while elapsed < args.seconds:
+        began = time.perf_counter()
+        table = fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, games, batch)
+        elapsed += time.perf_counter() - began
+        games += batch
+        moves += int(table[:, fast.MOVES].sum())
+    kernel_rate = games / elapsed
+    line("fast kernel finkel random-vs-random games per second (one core)", kernel_rate, "games/s")
+    line("fast kernel finkel moves per second (one core)", moves / elapsed, "moves/s")
+    line("fast kernel finkel throws per game", float(np.mean(table[:, fast.THROWS])), "throws")
+
+    python_rate = reference_engine_rate(rules, seed, args.seconds)
+    line("reference python engine finkel games per second", python_rate, "games/s")
+    line("ratio fast kernel / reference engine", kernel_rate / python_rate, "x")
+
+    royalur_rate = royalur_finkel_rate(seed, args.seconds)
+    if royalur_rate is None:
+        print("royalur: not installed (pip install royalur==0.0.6); skipped")
+    else:
+        line("royalur 0.0.6 finkel random games per second", royalur_rate, "games/s")
+        line("ratio fast kernel / royalur", kernel_rate / royalur_rate, "x")
+    solve_time(rules)
+    return 0
+
+
+def reference_engine_rate(rules: object, seed: int, seconds: float) -> float:
+    """Random-vs-random games a second on the readable engine (uniform choice in Python)."""
+    from generator.engine.rules import Rules
+    from generator.sim.agents import UniformRandom
+    from generator.sim.runner import play_python_game
+
+    assert isinstance(rules, Rules)
+    agents = (UniformRandom(), UniformRandom())
+    games, began = 0, time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        play_python_game(rules, agents, seed, games)
+        games += 1
+    return games / (time.perf_counter() - began)
+
+
+def royalur_finkel_rate(seed: int, seconds: float) -> float | None:
+    """Random games a second with royalur 0.0.6's Finkel preset, dice thrown from our own
+    seeded generator (royalur's dice use the global ``random`` module)."""
+    try:
+        from royalur import Game
+    except ImportError:
+        return None
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    throws = np.array([0, 1, 2, 3, 4])
+    weights = np.array([1, 4, 6, 4, 1]) / 16
+    games, began = 0, time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        game = Game.create_finkel()
+        while not game.is_finished():
+            if game.is_waiting_for_roll():
+                game.roll_dice(int(rng.choice(throws, p=weights)))
+            else:
+                moves = game.find_available_moves()
+                game.make_move(moves[int(rng.integers(len(moves)))])
+        games += 1
+    return games / (time.perf_counter() - began)
+
+
+def solve_time(rules: object) -> None:
+    from generator.engine.rules import Rules
+
+    assert isinstance(rules, Rules)
+    try:
+        from generator.sim import solve
+    except ImportError:
+        print("exact solve: generator.sim.solve is not available; skipped")
+        return
+    three = solve.with_pieces(rules, 3)
+    solve.warm_up(three)
+    solution = solve.solve(three, cache_dir=None)
+    line("exact solve finkel 3 pieces a side (wall, compiled)", solution.seconds, "s")
+    line("exact solve finkel 3 pieces positions", float(solution.states), "positions")
+    line("exact solve finkel 3 pieces first player wins", 100 * solution.start_value, "%")
