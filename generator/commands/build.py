@@ -22,10 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="skip simulation, solving and claim checks (pages say so); fastest build",
     )
     parser.add_argument(
-        "--games", type=int, default=None, help="games per simulated measure (default: the suite's)"
+        "--games",
+        type=int,
+        default=None,
+        help="games per sampled claim check (default 2000; the suite's sizes are fixed)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes for simulation")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every simulation (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of every simulation (default: the suite's)"
+    )
     parser.add_argument("--refresh", action="store_true", help="ignore cached simulation records")
     parser.add_argument(
         "--site-dir", type=Path, default=None, help="where to build the site (default: site/)"
@@ -35,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
+    from generator.sim.records import DEFAULT_SEED
     from generator.site.pipeline import BuildError, BuildOptions, build
 
     options = BuildOptions(
@@ -42,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         simulate=args.simulate,
         games=args.games,
         jobs=args.jobs,
-        seed=args.seed,
+        seed=args.seed if args.seed is not None else DEFAULT_SEED,
         refresh=args.refresh,
         site_dir=args.site_dir.resolve() if args.site_dir else None,
     )
@@ -54,5 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     site = options.site_dir or options.root / "site"
-    print(f"built {report.pages} pages into {site} in {time.perf_counter() - began:.1f} s ({steps})")
+    print(
+        f"built {report.pages} pages into {site} in {time.perf_counter() - began:.1f} s ({steps})"
+    )
     return 0

@@ -102,8 +102,15 @@ def _percent(x: float) -> str:
 # --- dice-odds -------------------------------------------------------------------------------
 
 _NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-}  # fmt: skip
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+}
 _ODDS = re.compile(r"(\d+)\s+in\s+(\d+)")
 
 
@@ -112,7 +119,7 @@ def claimed_odds(text: str) -> dict[int, Fraction]:
 
     >>> sorted(claimed_odds("a four or a zero has a 1 in 16 chance, a two 3 in 8").items())
     [(0, Fraction(1, 16)), (2, Fraction(3, 8)), (4, Fraction(1, 16))]
-    >>> sorted(claimed_odds("a 1 in 4 chance of throwing a one, and a 3 in 8 chance of a 2").items())
+    >>> sorted(claimed_odds("a 1 in 4 chance of throwing a one, a 3 in 8 chance of a 2").items())
     [(1, Fraction(1, 4)), (2, Fraction(3, 8))]
     """
     matches = list(_ODDS.finditer(text))
@@ -149,8 +156,15 @@ def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> 
         f"throw {t}": f"claimed {stated.get(t, '—')}, exact {p}" for t, p in sorted(exact.items())
     }
     if not stated:
-        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED,
-                           "The claim's words give no odds in the form 'N in M'.", "", numbers)  # fmt: skip
+        return ClaimResult(
+            claim.id,
+            claim.variant,
+            claim.check,
+            UNCHECKED,
+            "The claim's words give no odds in the form 'N in M'.",
+            "",
+            numbers,
+        )
     wrong = {t: p for t, p in stated.items() if exact.get(t, Fraction(0)) != p}
     covered = set(stated) == {t for t, p in exact.items() if p > 0}
     verdict = SUPPORTED if not wrong and covered else (PARTLY if not wrong else CONTRADICTED)
@@ -217,12 +231,16 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
         verdict, summary = UNCHECKED, "No minutes for this piece count in the claim's words."
     elif stated[0] <= high and stated[1] >= low:
         verdict = SUPPORTED
-        summary = (f"Consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
-                   f" {fast:g} to {slow:g} seconds a throw.")  # fmt: skip
+        summary = (
+            f"Consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
+            f" {fast:g} to {slow:g} seconds a throw."
+        )
     else:
         verdict = CONTRADICTED
-        summary = (f"Not consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
-                   f" {fast:g} to {slow:g} seconds a throw.")  # fmt: skip
+        summary = (
+            f"Not consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
+            f" {fast:g} to {slow:g} seconds a throw."
+        )
     method = (
         f"{len(counts)} seeded games (seed {settings.seed}) in the native simulator, both sides"
         " playing the greedy agent; minutes = throws × seconds per throw (an assumption, not a"
@@ -231,16 +249,27 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     return ClaimResult(claim.id, claim.variant, claim.check, verdict, summary, method, numbers)
 
 
-_WORD_NUMBERS = {"ten": 10, "twenty": 20, "thirty": 30, "forty": 40, "five": 5, "fifteen": 15,
-                 "three": 3, "seven": 7, "five-": 5}  # fmt: skip
+_WORD_NUMBERS = {
+    "ten": 10,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "five": 5,
+    "fifteen": 15,
+    "three": 3,
+    "seven": 7,
+    "five-": 5,
+}
 
 
 def _claimed_minutes(text: str, pieces: int) -> tuple[float, float] | None:
     """The minutes the claim gives for ``pieces`` pieces ("twenty to thirty minutes with seven
     pieces, and ten with three"); the only range when the claim names no piece count."""
     words = re.findall(r"[a-z]+|\d+", text.lower())
-    values = [float(w) if w.isdigit() else float(_WORD_NUMBERS[w]) if w in _WORD_NUMBERS else None
-              for w in words]  # fmt: skip
+    values = [
+        float(w) if w.isdigit() else float(_WORD_NUMBERS[w]) if w in _WORD_NUMBERS else None
+        for w in words
+    ]
     piece_words = {3: "three", 5: "five", 7: "seven"}
     ranges: list[tuple[float, float, int | None]] = []
     i = 0
@@ -249,7 +278,7 @@ def _claimed_minutes(text: str, pieces: int) -> tuple[float, float] | None:
             low = high = values[i]
             j = i + 1
             if j + 1 < len(words) and words[j] == "to" and values[j + 1] is not None:
-                high = values[j + 1]  # type: ignore[assignment]
+                high = values[j + 1]
                 j += 2
             count = None
             for k in range(j, min(j + 6, len(words))):
@@ -271,8 +300,14 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
     rules = compile_rules(resolved)
     central = resolved.board.rosettes & resolved.route.shared_cells()
     if not central:
-        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED,
-                           "No rosette lies on both routes in this variant.", "")  # fmt: skip
+        return ClaimResult(
+            claim.id,
+            claim.variant,
+            claim.check,
+            UNCHECKED,
+            "No rosette lies on both routes in this variant.",
+            "",
+        )
     held_wins = decided = ties = 0
     for win, trace in _greedy_traces(rules, settings.games, settings.seed):
         if win < 0:
@@ -304,15 +339,19 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
         )
     elif low > 0.5:
         verdict = PARTLY
-        summary = ("Holding the central rosette longer goes with winning more often than not, but"
-                   " not with two wins in three: it helps; it does not decide most games.")  # fmt: skip
+        summary = (
+            "Holding the central rosette longer goes with winning more often than not, but"
+            " not with two wins in three: it helps; it does not decide most games."
+        )
     else:
         verdict, summary = (
             CONTRADICTED,
-            "The player who holds the central rosette longer does not win significantly more often.",
+            "The player who holds the central rosette longer does not win significantly"
+            " more often.",
         )
     method = (
-        f"Seeded games (seed {settings.seed}) in the native simulator, greedy agent both sides; after"
+        f"Seeded games (seed {settings.seed}) in the native simulator, greedy agent both sides;"
+        " after"
         " every throw we count which side has a piece on a rosette both routes pass through"
         f" ({', '.join(sorted(central))}); the side with the larger count is the holder."
     )
@@ -364,9 +403,16 @@ def reachability(rules: Rules) -> Reachability:
                     seen.add(after)
                     stack.append(after)
         counts["stalled"] += not any_successor
-    return Reachability(len(seen), counts["deadlocks"], counts["both"], counts["stalled"],
-                        counts["no_move"], counts["pairs"], counts["hand_blocked"],
-                        counts["hand_pairs"])  # fmt: skip
+    return Reachability(
+        len(seen),
+        counts["deadlocks"],
+        counts["both"],
+        counts["stalled"],
+        counts["no_move"],
+        counts["pairs"],
+        counts["hand_blocked"],
+        counts["hand_pairs"],
+    )
 
 
 def _tally(rules: Rules, position: Position, moving: list[int], counts: dict[str, int]) -> None:
@@ -415,7 +461,9 @@ def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettin
         "positions where neither side can ever move": f"{found.deadlocks}",
         "positive throws with no legal move": f"{_percent(no_move)} of position-throw pairs",
         "positive throws with pieces in hand that enter none": f"{_percent(blocked)}",
-        f"games with {rules.pieces} pieces that ended (greedy, sampled)": f"{len(counts)} of {settings.games}",
+        f"games with {rules.pieces} pieces that ended (greedy, sampled)": (
+            f"{len(counts)} of {settings.games}"
+        ),
     }
     verdict = SUPPORTED if found.deadlocks == 0 and len(counts) == settings.games else CONTRADICTED
     summary = (
@@ -466,8 +514,14 @@ def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     resolved = catalog.resolve(claim.variant)
     readings = [v for v in catalog.variants.values() if v.kind is SourceKind.TABLET_READING]
     if not readings:
-        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED,
-                           "No tablet reading is encoded on this site to compare with.", "")  # fmt: skip
+        return ClaimResult(
+            claim.id,
+            claim.variant,
+            claim.check,
+            UNCHECKED,
+            "No tablet reading is encoded on this site to compare with.",
+            "",
+        )
     numbers = {}
     matches = []
     for reading in readings:
@@ -523,8 +577,13 @@ def check_claim(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Clai
 def _key(kind: str, rules: Rules, extra: dict[str, Any]) -> str:
     from generator.sim.solve import rules_key
 
-    payload = {"kind": kind, "rules": rules_key(rules, 0.0), "engine": ENGINE_VERSION,
-               "claims": CLAIMS_VERSION, **extra}  # fmt: skip
+    payload = {
+        "kind": kind,
+        "rules": rules_key(rules, 0.0),
+        "engine": ENGINE_VERSION,
+        "claims": CLAIMS_VERSION,
+        **extra,
+    }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 

@@ -7,8 +7,10 @@ text kept as text (``svg.fonttype: none``) so it stays selectable and small.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 HASH_SALT = "ur-variants"
 LIGHT = "#b5581c"
@@ -23,7 +25,7 @@ class Interval:
     high: float
 
 
-def _pyplot():  # type: ignore[no-untyped-def]
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -42,11 +44,11 @@ def _pyplot():  # type: ignore[no-untyped-def]
     return plt
 
 
-def _svg(figure: object, title: str) -> str:
+def _svg(figure: Any, title: str) -> str:
     plt = _pyplot()
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Title": title, "Creator": None})  # type: ignore[attr-defined]
-    plt.close(figure)  # type: ignore[arg-type]
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Title": title, "Creator": None})
+    plt.close(figure)
     return buffer.getvalue()
 
 
@@ -72,7 +74,7 @@ def interval_chart(
 
 
 def lines_chart(
-    series: dict[str, Sequence[tuple[float, float]]], *, title: str, x_label: str, y_label: str
+    series: Mapping[str, Sequence[tuple[float, float]]], *, title: str, x_label: str, y_label: str
 ) -> str:
     """One line per series of (x, y) points."""
     plt = _pyplot()
@@ -89,11 +91,13 @@ def lines_chart(
     return _svg(figure, title)
 
 
-def histogram_chart(edges: Sequence[float], counts: Sequence[int], *, title: str, x_label: str) -> str:
+def histogram_chart(
+    edges: Sequence[float], counts: Sequence[int], *, title: str, x_label: str
+) -> str:
     """A histogram from precomputed bin edges and counts."""
     plt = _pyplot()
     figure, ax = plt.subplots(figsize=(7.2, 2.8))
-    widths = [b - a for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    widths = [b - a for a, b in itertools.pairwise(edges)]
     ax.bar(edges[:-1], counts, width=widths, align="edge", color=DARK, edgecolor="white")
     ax.set_xlabel(x_label)
     ax.set_ylabel("games")

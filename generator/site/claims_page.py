@@ -38,7 +38,8 @@ def claims_page(ctx: SiteContext, results: dict[str, ClaimResult], checked: bool
         "claims.md.j2",
         fm=ctx.front_matter(
             "Claims checked",
-            "Each factual claim the sources make, tested with the engine: verdict, evidence, numbers.",
+            "Each factual claim the sources make, tested with the engine: verdict, evidence,"
+            " numbers.",
         ),
         claims=claims,
         checked=checked,

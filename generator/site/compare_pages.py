@@ -8,6 +8,7 @@ Pages are made for every pair of variants: each is small, and a reader may ask a
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -55,6 +56,8 @@ class PairDifference:
     in_a: Verdict | None
     in_b: Verdict | None
     sampled: tuple[int, int] | None
+    measured: tuple[Any, ...] = ()
+    """Suite effects of making exactly this change in either rulebook."""
 
     @property
     def changes_play(self) -> bool:
@@ -72,14 +75,18 @@ class Comparer:
     def _verdict(self, host: str, other: str) -> Verdict:
         resolved = self.ctx.resolved[host]
         ruling = self.ctx.rulings[other]
-        return compare_rulings(self.ctx.catalog, resolved, resolved.rulings[ruling.question], ruling)
+        return compare_rulings(
+            self.ctx.catalog, resolved, resolved.rulings[ruling.question], ruling
+        )
 
     def _sampled(self, host: str, other: str) -> tuple[int, int] | None:
         resolved = self.ctx.resolved[host]
         mixed = swapped_rules(self.ctx.catalog, resolved, self.ctx.rulings[other])
         if mixed is None:
             return None
-        return sampled_agreement(compile_rules(resolved), mixed, positions=SAMPLED_POSITIONS, seed=0)
+        return sampled_agreement(
+            compile_rules(resolved), mixed, positions=SAMPLED_POSITIONS, seed=0
+        )
 
 
 def comparison_rows(ctx: SiteContext, comparer: Comparer) -> list[Row]:
@@ -113,12 +120,16 @@ def _row_status(question: Question, rulings: dict[str, Ruling | None], comparer:
     return RowStatus.WORDING
 
 
-def pair_differences(ctx: SiteContext, comparer: Comparer, a: str, b: str) -> list[PairDifference]:
+def pair_differences(
+    ctx: SiteContext, comparer: Comparer, a: str, b: str, effects: dict[str, Any]
+) -> list[PairDifference]:
     found = []
     for question in ctx.catalog.questions.values():
         ra = ctx.resolved[a].rulings.get(question.id)
         rb = ctx.resolved[b].rulings.get(question.id)
-        if (ra.value if ra else None) == (rb.value if rb else None) and (ra is None) == (rb is None):
+        if (ra.value if ra else None) == (rb.value if rb else None) and (ra is None) == (
+            rb is None
+        ):
             continue
         both = ra is not None and rb is not None
         in_a = comparer.verdict(a, rb.id) if both and rb else None
@@ -126,11 +137,21 @@ def pair_differences(ctx: SiteContext, comparer: Comparer, a: str, b: str) -> li
         sampled = None
         if in_a is not None and not in_a.changes_play and question.drives_engine and rb:
             sampled = comparer.sampled(a, rb.id)
-        found.append(PairDifference(question, ra, rb, in_a, in_b, sampled))
+        measured = tuple(
+            e
+            for e in effects.get(question.id, [])
+            if (e.variant == a and rb and _same_value(e.change.value, rb.value))
+            or (e.variant == b and ra and _same_value(e.change.value, ra.value))
+        )
+        found.append(PairDifference(question, ra, rb, in_a, in_b, sampled, measured))
     return found
 
 
-def compare_index(ctx: SiteContext, comparer: Comparer, statistics: dict[str, Any]) -> dict[str, str]:
+def _same_value(x: Any, y: Any) -> bool:
+    return json.dumps(x, sort_keys=True) == json.dumps(y, sort_keys=True)
+
+
+def compare_index(ctx: SiteContext, comparer: Comparer) -> dict[str, str]:
     page = "compare/index.md"
     env = environment()
     rows = comparison_rows(ctx, comparer)
@@ -158,13 +179,15 @@ def compare_index(ctx: SiteContext, comparer: Comparer, statistics: dict[str, An
     return {page: text}
 
 
-def pair_pages(ctx: SiteContext, comparer: Comparer, statistics: dict[str, Any]) -> dict[str, str]:
+def pair_pages(
+    ctx: SiteContext, comparer: Comparer, statistics: dict[str, Any], effects: dict[str, Any]
+) -> dict[str, str]:
     env = environment()
     pages = {}
     for a, b in itertools.combinations(ctx.variant_ids, 2):
         page = pair_page(a, b)
         va, vb = ctx.catalog.variants[a], ctx.catalog.variants[b]
-        differences = pair_differences(ctx, comparer, a, b)
+        differences = pair_differences(ctx, comparer, a, b, effects)
         whole_same = _same_game(ctx, a, b)
         pages[page] = render(
             env,

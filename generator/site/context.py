@@ -16,7 +16,9 @@ EVIDENCE_HELP = {
     Evidence.STATED: "the source says it in so many words",
     Evidence.IMPLIED: "the source does not say it, but what it says entails it",
     Evidence.ASSUMED: "the source is silent; the value is assumed (the note says why)",
-    Evidence.CONFLICTING: "sources, or one source with itself, disagree (the note says which is played)",
+    Evidence.CONFLICTING: (
+        "sources, or one source with itself, disagree (the note says which is played)"
+    ),
     Evidence.NOT_MODELLED: "the source states it, but the engine does not play it",
 }
 

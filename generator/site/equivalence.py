@@ -91,9 +91,7 @@ class Verdict:
     method: str
 
 
-def compare_rulings(
-    catalog: Catalog, host: ResolvedVariant, own: Ruling, other: Ruling
-) -> Verdict:
+def compare_rulings(catalog: Catalog, host: ResolvedVariant, own: Ruling, other: Ruling) -> Verdict:
     """Does playing ``other`` instead of ``own`` change ``host``'s game?"""
     if own.value == other.value:
         return Verdict(False, "same machine value")

@@ -41,7 +41,9 @@ def mean_throw(dice: Dice) -> Fraction:
 
 
 def fraction_text(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ def value_label(value: Any) -> str:
     if isinstance(value, dict):
         if "per_piece" in value:
             return "; ".join(
-                f"{p['name']}: {_throws(p['throws'])} → step {p['square']}" for p in value["per_piece"]
+                f"{p['name']}: {_throws(p['throws'])} → step {p['square']}"
+                for p in value["per_piece"]
             )
         square = value.get("square")
         target = "step = throw" if square == "throw" else f"step {square}"

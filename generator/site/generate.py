@@ -45,7 +45,10 @@ def redirects_config(ctx: SiteContext) -> str:
 
 def citation_files(ctx: SiteContext) -> dict[str, str | bytes]:
     citations = [ctx.citation(r) for _, r in sorted(ctx.rulings.items())]
-    return {"citations.bib": bibliography_bib(citations), "citations.json": bibliography_json(citations)}
+    return {
+        "citations.bib": bibliography_bib(citations),
+        "citations.json": bibliography_json(citations),
+    }
 
 
 def all_files(ctx: SiteContext, measured: Measurements) -> dict[str, str | bytes]:
@@ -53,8 +56,8 @@ def all_files(ctx: SiteContext, measured: Measurements) -> dict[str, str | bytes
     files: dict[str, str | bytes] = {}
     files.update(variant_pages(ctx, measured.per_variant))
     files.update(variants_index(ctx))
-    files.update(compare_index(ctx, comparer, measured.per_variant))
-    files.update(pair_pages(ctx, comparer, measured.per_variant))
+    files.update(compare_index(ctx, comparer))
+    files.update(pair_pages(ctx, comparer, measured.per_variant, measured.per_question))
     files.update(question_pages(ctx, measured.per_question))
     files.update(sources_page(ctx))
     files.update(glossary_page(ctx))

@@ -25,6 +25,9 @@ from generator.site.context import SiteContext
 from generator.site.generate import Measurements, all_files
 from generator.site.render import swap_into_docs
 
+CLAIM_GAMES = 2000
+"""Games per sampled claim check (unless ``--games`` says otherwise)."""
+
 
 class BuildError(Exception):
     """A build step failed; the message says which and what to do."""
@@ -36,7 +39,8 @@ class BuildOptions:
     simulate: bool = True
     games: int | None = None
     jobs: int = 1
-    seed: int = 0
+    seed: int = 20261130
+    """The suite's default seed (:data:`generator.sim.records.DEFAULT_SEED`)."""
     refresh: bool = False
     site_dir: Path | None = None
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
@@ -104,14 +108,19 @@ def measure(ctx: SiteContext, options: BuildOptions) -> Measurements:
     stats = gather(ctx, options)
     statistics_files(ctx, stats, measured)
     settings = CheckSettings(
-        games=options.games or 2000, seed=options.seed, cache_dir=options.root / ".cache" / "claims"
+        games=options.games or CLAIM_GAMES,
+        seed=options.seed,
+        cache_dir=options.root / ".cache" / "claims",
     )
     results = {}
     for vid in ctx.variant_ids:
         for claim in ctx.catalog.variants[vid].claims:
             began = time.perf_counter()
             results[claim.id] = check_claim(ctx.catalog, claim, settings)
-            options.log(f"claim {claim.id}: {results[claim.id].verdict} ({time.perf_counter() - began:.1f} s)")
+            options.log(
+                f"claim {claim.id}: {results[claim.id].verdict}"
+                f" ({time.perf_counter() - began:.1f} s)"
+            )
     measured.claims_page = claims_page(ctx, results, checked=True)
     return measured
 
@@ -135,8 +144,18 @@ def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f",
-             str(root / "mkdocs.yml"), "-d", str(staging)],  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "mkdocs",
+                "build",
+                "--strict",
+                "--quiet",
+                "-f",
+                str(root / "mkdocs.yml"),
+                "-d",
+                str(staging),
+            ],
             cwd=root,
             env=_environment(root),
             capture_output=True,

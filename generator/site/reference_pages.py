@@ -67,9 +67,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
     pages = {}
     for qid, question in ctx.catalog.questions.items():
         page = question_page(qid)
-        played_by = {
-            vid: r.rulings[qid] for vid, r in ctx.resolved.items() if qid in r.rulings
-        }
+        played_by = {vid: r.rulings[qid] for vid, r in ctx.resolved.items() if qid in r.rulings}
         pages[page] = render(
             env,
             "question.md.j2",
@@ -84,6 +82,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             target=ctx.ruling_target,
             variant_page=variant_page,
             effect=effects.get(qid),
+            label=value_label,
         )
     index = "questions/index.md"
     pages[index] = render(
@@ -106,7 +105,12 @@ def sources_page(ctx: SiteContext) -> dict[str, str]:
     page = "sources/index.md"
     open_rulings = [r for r in ctx.rulings.values() if r.evidence in OPEN_EVIDENCE]
     claims_citing = {
-        s: [c for v in ctx.catalog.variants.values() for c in v.claims if any(x.source == s for x in c.sources)]
+        s: [
+            c
+            for v in ctx.catalog.variants.values()
+            for c in v.claims
+            if any(x.source == s for x in c.sources)
+        ]
         for s in ctx.catalog.sources
     }
     text = render(

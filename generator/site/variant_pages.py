@@ -167,7 +167,7 @@ def variants_index(ctx: SiteContext) -> dict[str, str]:
     env = environment()
     page = "variants/index.md"
     rows = []
-    for vid, resolved in ctx.resolved.items():
+    for _vid, resolved in ctx.resolved.items():
         rows.append(
             {
                 "v": resolved.variant,

@@ -1,0 +1,184 @@
+"""The built site, checked as files: ids, short addresses, no external host, determinism,
+the browser-test contract, and that a failed build leaves the previous site in place.
+
+The site is built once per module (``--no-simulate``: statistics pages then say they were not
+measured; the simulation itself is tested in tests/test_sim_*). Building takes a while, so
+every check shares the same build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from generator.model.catalog import Catalog, load_valid_catalog
+from generator.site.pipeline import BuildError, BuildOptions, build
+
+PROJECT = Path(__file__).resolve().parent.parent
+SITE_URL = "http://127.0.0.1:8000/"
+EPOCH = "1764460800"  # 2025-11-30: a fixed release date, as SOURCE_DATE_EPOCH
+
+pytestmark = pytest.mark.slow
+
+
+def _copy_project(target: Path) -> Path:
+    for name in ("variants", "overrides"):
+        shutil.copytree(PROJECT / name, target / name)
+    shutil.copy(PROJECT / "mkdocs.yml", target / "mkdocs.yml")
+    (target / "docs").mkdir()
+    for page in (PROJECT / "docs").glob("*.md"):
+        shutil.copy(page, target / "docs" / page.name)
+    return target
+
+
+@pytest.fixture(scope="module")
+def environment() -> Iterator[None]:
+    patch = pytest.MonkeyPatch()
+    patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    patch.setenv("SITE_URL", SITE_URL)
+    yield
+    patch.undo()
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory, environment: None) -> Path:
+    return _copy_project(tmp_path_factory.mktemp("project"))
+
+
+@pytest.fixture(scope="module")
+def site(root: Path) -> Path:
+    build(BuildOptions(root=root, simulate=False, log=lambda _: None))
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def catalog(root: Path) -> Catalog:
+    return load_valid_catalog(root / "variants")
+
+
+def _html(site: Path) -> Iterator[tuple[Path, str]]:
+    for page in sorted(site.rglob("*.html")):
+        yield page, page.read_text(encoding="utf-8")
+
+
+def test_every_ruling_id_is_an_element_id_exactly_once(site: Path, catalog: Catalog) -> None:
+    ids: Counter[str] = Counter()
+    for page, text in _html(site):
+        if page.relative_to(site).parts[0] != "r":
+            ids.update(re.findall(r'\sid="([^"]+)"', text))
+    for ruling in catalog.rulings():
+        assert ids[ruling.id] == 1, f"{ruling.id} appears {ids[ruling.id]} times as an id"
+
+
+def test_short_addresses_land_on_the_ruling(site: Path, catalog: Catalog) -> None:
+    for ruling in catalog.rulings():
+        page = site / "r" / ruling.id / "index.html"
+        assert page.is_file(), f"/r/{ruling.id}/ is missing"
+        target = f"../../variants/{ruling.variant}/#{ruling.id}"
+        text = page.read_text(encoding="utf-8")
+        assert f'href="{target}"' in text and f"url={target}" in text
+        owner = (site / "variants" / ruling.variant / "index.html").read_text(encoding="utf-8")
+        assert f'id="{ruling.id}"' in owner
+
+
+_REFERENCE = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']|url\(\s*["']?([^"')\s]+)""")
+
+
+def test_no_page_references_another_host(site: Path) -> None:
+    offenders = []
+    for path in sorted(site.rglob("*")):
+        if path.suffix not in (".html", ".css", ".js", ".svg"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in _REFERENCE.finditer(text):
+            ref = match.group(1) or match.group(2)
+            if re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//", ref, re.I) and not ref.startswith(SITE_URL):
+                offenders.append(f"{path.relative_to(site)}: {ref}")
+    assert not offenders, "\n".join(offenders[:20])
+
+
+def test_browser_contract(site: Path, catalog: Catalog) -> None:
+    compare = (site / "compare" / "index.html").read_text(encoding="utf-8")
+    assert '<table id="comparison">' in compare
+    rows = re.findall(r'<tr data-question="([^"]+)"', compare)
+    assert rows == list(catalog.questions)
+    assert compare.count("<th data-sortable") >= 2 + len(catalog.variants)
+    assert '<input type="checkbox" id="only-differences">' in compare
+    some = next(iter(catalog.variants.values()))
+    page = (site / "variants" / some.id / "index.html").read_text(encoding="utf-8")
+    for ruling in some.rulings:
+        block = re.search(
+            rf'<details class="cite" data-ruling="{re.escape(ruling.id)}">(.*?)</details>',
+            page,
+            re.S,
+        )
+        assert block is not None, ruling.id
+        for kind in ("cite-text", "cite-bibtex", "cite-csl"):
+            assert f'<pre class="{kind}">' in block.group(1)
+    board = re.search(
+        r'<svg[^>]*role="img"[^>]*>\s*<title id="route-board-title">[^<]+</title>', page
+    )
+    assert board is not None
+
+
+def test_pages_carry_citation_metadata(site: Path) -> None:
+    page = next((site / "variants").glob("*/index.html")).read_text(encoding="utf-8")
+    head = page.split("</head>")[0]
+    for name in ("DC.title", "DC.date", "DC.identifier", "DC.publisher"):
+        assert f'<meta name="{name}" content="' in head
+    assert '<meta property="og:type" content="website">' in head
+    assert '<meta name="DC.date" content="2025-11-30">' in head
+
+
+def test_strict_build_validates_anchors() -> None:
+    config = (PROJECT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^strict: true$", config, re.M)
+    assert re.search(r"^\s+anchors: warn", config, re.M)
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_build_is_deterministic(root: Path, site: Path) -> None:
+    again = root / "site-again"
+    build(BuildOptions(root=root, simulate=False, site_dir=again, log=lambda _: None))
+    first, second = _digest(site), _digest(again)
+    assert sorted(first) == sorted(second)
+    assert [n for n in first if first[n] != second[n]] == []
+
+
+def test_failed_builds_keep_the_previous_site(
+    tmp_path: Path, root: Path, site: Path, environment: None
+) -> None:
+    before = _digest(site)
+    broken = _copy_project(tmp_path / "broken")
+    shutil.copytree(site, broken / "site")
+    variant = next(
+        p
+        for p in sorted((broken / "variants").glob("*.yml"))
+        if p.name not in ("sources.yml", "questions.yml", "equipment.yml")
+    )
+    variant.write_text(
+        variant.read_text(encoding="utf-8").replace("evidence: stated", "evidence: sure", 1)
+    )
+    with pytest.raises(BuildError, match="evidence"):
+        build(BuildOptions(root=broken, simulate=False, log=lambda _: None))
+    assert _digest(broken / "site") == before
+    # A page mkdocs rejects (a link to a missing page) fails after rendering: the site survives.
+    shutil.copytree(root / "variants", broken / "variants", dirs_exist_ok=True)
+    about = broken / "docs" / "about.md"
+    about.write_text(about.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n")
+    with pytest.raises(BuildError, match="no-such-page"):
+        build(BuildOptions(root=broken, simulate=False, log=lambda _: None))
+    assert _digest(broken / "site") == before

@@ -1,0 +1,160 @@
+"""The generated Markdown, compared with golden files, and the generator's building blocks.
+
+Golden files live in ``tests/data/site/golden/`` and come from the small fixture catalogue in
+``tests/data/site/variants/`` (two invented variants, no simulation). After an intended change
+to the pages, regenerate them with::
+
+    UR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_site_markdown.py
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.engine.rules import compile_rules
+from generator.model.catalog import Catalog, load_valid_catalog
+from generator.site.cite import Citation
+from generator.site.context import SiteContext
+from generator.site.equivalence import compare_rulings, sampled_agreement, swapped_rules
+from generator.site.generate import all_files
+from generator.site.pipeline import _unmeasured
+from generator.site.render import md_escape, relative_link
+
+DATA = Path(__file__).parent / "data" / "site"
+GOLDEN = DATA / "golden"
+FIXED_DATE = dt.date(2026, 11, 30)
+FIXED_URL = "https://ur-variants.example.org/"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_valid_catalog(DATA / "variants")
+
+
+@pytest.fixture(scope="module")
+def files(catalog: Catalog) -> dict[str, str]:
+    ctx = SiteContext(catalog, FIXED_URL, FIXED_DATE)
+    generated = all_files(ctx, _unmeasured(ctx))
+    return {name: text for name, text in generated.items() if isinstance(text, str)}
+
+
+def test_golden_markdown(files: dict[str, str]) -> None:
+    if os.environ.get("UR_UPDATE_GOLDEN"):
+        if GOLDEN.exists():
+            for old in GOLDEN.rglob("*"):
+                if old.is_file():
+                    old.unlink()
+        for name, text in files.items():
+            path = GOLDEN / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    expected = {
+        str(p.relative_to(GOLDEN)): p.read_text(encoding="utf-8")
+        for p in GOLDEN.rglob("*")
+        if p.is_file()
+    }
+    assert sorted(files) == sorted(expected), "generated file set changed; see module docstring"
+    for name, text in files.items():
+        assert text == expected[name], f"{name} differs from its golden file"
+
+
+def test_generation_is_deterministic(catalog: Catalog, files: dict[str, str]) -> None:
+    ctx = SiteContext(catalog, FIXED_URL, FIXED_DATE)
+    again = {n: t for n, t in all_files(ctx, _unmeasured(ctx)).items() if isinstance(t, str)}
+    assert again == files
+
+
+def test_each_ruling_heading_carries_its_id_once(catalog: Catalog, files: dict[str, str]) -> None:
+    markdown = "\n".join(files.values())
+    for ruling in catalog.rulings():
+        assert markdown.count(f"{{ #{ruling.id} }}") == 1, ruling.id
+
+
+def test_inherited_rulings_link_to_the_parent(files: dict[str, str]) -> None:
+    child = files["variants/fixture-child.md"]
+    assert "fixture-game.md#fx-dice" in child
+    assert "{ #fx-dice }" not in child
+
+
+def test_short_addresses_map_every_ruling(catalog: Catalog, files: dict[str, str]) -> None:
+    config = files[".generated/mkdocs.yml"]
+    for ruling in catalog.rulings():
+        assert f"r/{ruling.id}.md: variants/{ruling.variant}.md#{ruling.id}" in config
+
+
+def test_site_wide_citations_list_every_ruling(catalog: Catalog, files: dict[str, str]) -> None:
+    entries = json.loads(files["citations.json"])
+    assert sorted(e["id"] for e in entries) == sorted(
+        f"urvariants:{r.id}" for r in catalog.rulings()
+    )
+    bib = files["citations.bib"]
+    assert bib.count("@misc{") == len(entries)
+    assert bib.count("{") == bib.count("}")
+
+
+def test_non_english_quotes_show_original_and_translation(files: dict[str, str]) -> None:
+    child = files["variants/fixture-child.md"]
+    assert '=== "Original (es)"' in child and "Todas las rosetas son seguras." in child
+    assert '=== "English translation"' in child
+
+
+def test_equivalent_wording_is_detected_by_the_engine(catalog: Catalog) -> None:
+    """Central rosette safe and every rosette safe are the same game on Bell's route only."""
+    game = catalog.resolve("fixture-game")
+    child_safe = next(
+        r for r in catalog.variants["fixture-child"].rulings if r.question == "safe-squares"
+    )
+    own_safe = game.rulings["safe-squares"]
+    assert not compare_rulings(catalog, game, own_safe, child_safe).changes_play
+    child = catalog.resolve("fixture-child")
+    assert compare_rulings(catalog, child, child.rulings["safe-squares"], own_safe).changes_play
+    mixed = swapped_rules(catalog, game, child_safe)
+    assert mixed is not None
+    assert sampled_agreement(compile_rules(game), mixed, positions=150, seed=1)[1] == 0
+    on_masters = swapped_rules(catalog, child, own_safe)
+    assert on_masters is not None
+    checked, disagreements = sampled_agreement(
+        compile_rules(child), on_masters, positions=400, seed=1
+    )
+    assert checked == 400 and disagreements > 0
+
+
+def test_pair_page_says_which_differences_change_play(files: dict[str, str]) -> None:
+    pair = files["compare/fixture-child--fixture-game.md"]
+    safe = next(line for line in pair.splitlines() if line.startswith("| [Safe squares]"))
+    route = next(line for line in pair.splitlines() if line.startswith("| [Route]"))
+    assert "changes the game" in route
+    # In the child's game (Masters' route) the two safe rulings differ; the row says so.
+    assert "changes the game" in safe
+
+
+def test_markdown_escape_keeps_quotes_literal() -> None:
+    assert md_escape("a *b* [c] <d> _e_ | f") == r"a \*b\* \[c\] \<d\> \_e\_ \| f"
+    assert md_escape("# not a heading") == r"\# not a heading"
+
+
+def test_relative_links_keep_anchors() -> None:
+    assert relative_link("variants/a.md", "variants/b.md#x") == "b.md#x"
+    assert relative_link("compare/a--b.md", "questions/q.md") == "../questions/q.md"
+
+
+def test_citation_formats() -> None:
+    c = Citation(
+        "gb-dice",
+        "Dice (Great Book)",
+        "Finkel's rules",
+        "https://s/variants/x/#gb-dice",
+        "1.2.3",
+        FIXED_DATE,
+    )
+    assert (
+        "ruling gb-dice" in c.plain() and "version 1.2.3" in c.plain() and "2026-11-30" in c.plain()
+    )
+    assert c.bibtex().startswith("@misc{urvariants:gb-dice,")
+    csl = json.loads(c.csl_text())
+    assert csl["type"] == "webpage" and csl["issued"] == {"date-parts": [[2026, 11, 30]]}
