@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from generator.engine import ENGINE_VERSION
-from generator.engine.moves import legal_moves, successors, winner
+from generator.engine.moves import apply_move, legal_moves, pass_turn, winner
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import Catalog
@@ -232,13 +232,15 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     elif stated[0] <= high and stated[1] >= low:
         verdict = SUPPORTED
         summary = (
-            f"Consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
+            f"Consistent for {rules.pieces} pieces a side: {mean:.0f} throws take {low:.0f} to"
+            f" {high:.0f} minutes at"
             f" {fast:g} to {slow:g} seconds a throw."
         )
     else:
         verdict = CONTRADICTED
         summary = (
-            f"Not consistent: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes at"
+            f"Not consistent for {rules.pieces} pieces a side: {mean:.0f} throws take {low:.0f} to"
+            f" {high:.0f} minutes at"
             f" {fast:g} to {slow:g} seconds a throw."
         )
     method = (
@@ -367,8 +369,6 @@ class Reachability:
     deadlocks: int
     """Positions where neither side has a legal move for any throw."""
     both_finished: int
-    stalled: int
-    """Unfinished positions with no successor at all (the engine could not go on)."""
     no_move_pairs: int
     pairs: int
     """(position, positive throw) pairs with no legal move, and all such pairs."""
@@ -379,58 +379,55 @@ class Reachability:
 
 
 def reachability(rules: Rules) -> Reachability:
-    """Every position reachable from the start under ``rules`` (depth-first, with the engine)."""
+    """Every position reachable from the start under ``rules`` (depth-first, with the engine).
+
+    Legal moves are generated once per position and throw and reused for the tallies.
+    """
     start = start_position(rules)
     seen: set[Position] = {start}
     stack = [start]
-    counts = dict.fromkeys(
-        ("deadlocks", "both", "stalled", "no_move", "pairs", "hand_blocked", "hand_pairs"), 0
-    )
-    moving = [t for t, p in rules.throws if t > 0 and p > 0]
+    keys = ("deadlocks", "both", "no_move", "pairs", "hand", "hand_pairs")
+    tally = dict.fromkeys(keys, 0)
+    moving = {t for t, p in rules.throws if t > 0 and p > 0}
     while stack:
         position = stack.pop()
-        finished = [all(p == rules.off for p in position.pieces(s)) for s in Side]
-        if all(finished):
-            counts["both"] += 1
+        if all(all(p == rules.off for p in position.pieces(s)) for s in Side):
+            tally["both"] += 1
         if winner(rules, position) is not None:
             continue
-        _tally(rules, position, moving, counts)
-        any_successor = False
+        in_hand = 0 in position.pieces(position.to_move)
+        can_move = False
         for throw, _ in rules.throws:
-            for _move, after in successors(rules, position, throw):
-                any_successor = True
+            moves = legal_moves(rules, position, throw)
+            if throw in moving:
+                tally["pairs"] += 1
+                tally["no_move"] += not moves
+                can_move = can_move or bool(moves)
+                if in_hand:
+                    tally["hand_pairs"] += 1
+                    tally["hand"] += not any(m.start == 0 for m in moves if not m.is_pass)
+            following = (
+                [apply_move(rules, position, m, throw) for m in moves]
+                if moves
+                else [pass_turn(rules, position, throw)]
+            )
+            for after in following:
                 if after not in seen:
                     seen.add(after)
                     stack.append(after)
-        counts["stalled"] += not any_successor
+        if not can_move:
+            other = Position(position.light, position.dark, position.to_move.other)
+            if not any(legal_moves(rules, other, t) for t in moving):
+                tally["deadlocks"] += 1
     return Reachability(
-        len(seen),
-        counts["deadlocks"],
-        counts["both"],
-        counts["stalled"],
-        counts["no_move"],
-        counts["pairs"],
-        counts["hand_blocked"],
-        counts["hand_pairs"],
+        positions=len(seen),
+        deadlocks=tally["deadlocks"],
+        both_finished=tally["both"],
+        no_move_pairs=tally["no_move"],
+        pairs=tally["pairs"],
+        hand_blocked=tally["hand"],
+        hand_pairs=tally["hand_pairs"],
     )
-
-
-def _tally(rules: Rules, position: Position, moving: list[int], counts: dict[str, int]) -> None:
-    side = position.to_move
-    mine = [bool(legal_moves(rules, position, t)) for t in moving]
-    counts["pairs"] += len(moving)
-    counts["no_move"] += mine.count(False)
-    if 0 in position.pieces(side):
-        for throw, has in zip(moving, mine, strict=True):
-            counts["hand_pairs"] += 1
-            entering = has and any(
-                m.start == 0 for m in legal_moves(rules, position, throw) if not m.is_pass
-            )
-            counts["hand_blocked"] += not entering
-    if not any(mine):
-        other = Position(position.light, position.dark, side.other)
-        if not any(legal_moves(rules, other, t) for t in moving):
-            counts["deadlocks"] += 1
 
 
 def _reachability_cached(rules: Rules, settings: CheckSettings) -> Reachability:
@@ -487,11 +484,11 @@ def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Cl
     small = _small(rules)
     found = _reachability_cached(small, settings)
     counts = _throw_counts(rules, settings.games, settings.seed)
-    ok = found.both_finished == 0 and found.stalled == 0 and len(counts) == settings.games
+    ok = found.both_finished == 0 and found.deadlocks == 0 and len(counts) == settings.games
     numbers = {
         f"reachable positions, {small.pieces} pieces a side": f"{found.positions:,}",
         "positions with both sides finished": f"{found.both_finished}",
-        "unfinished positions with no way on": f"{found.stalled}",
+        "unfinished positions where neither side can ever move": f"{found.deadlocks}",
         f"sampled {rules.pieces}-piece games with one winner": f"{len(counts)} of {settings.games}",
     }
     summary = (

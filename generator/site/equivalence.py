@@ -107,6 +107,14 @@ def compare_rulings(catalog: Catalog, host: ResolvedVariant, own: Ruling, other:
     return Verdict(False, "effective engine parameters are equal")
 
 
+def value_verdict(
+    catalog: Catalog, host: ResolvedVariant, question: str, value: Any
+) -> Verdict:
+    """Does answering ``question`` with ``value`` change ``host``'s game?"""
+    own = host.rulings[question]
+    return compare_rulings(catalog, host, own, replace(own, value=value))
+
+
 def sampled_agreement(a: Rules, b: Rules, *, positions: int, seed: int) -> tuple[int, int]:
     """Play seeded random games under ``a`` until ``positions`` positions were met; at each,
     compare the successors ``a`` and ``b`` generate for every throw.

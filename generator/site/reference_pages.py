@@ -11,6 +11,7 @@ import yaml
 
 from generator.model.variant import Evidence, Ruling, Source
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
+from generator.site.equivalence import value_verdict
 from generator.site.facts import value_label
 from generator.site.render import environment, render
 
@@ -83,6 +84,9 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             variant_page=variant_page,
             effect=effects.get(qid),
             label=value_label,
+            verdict=lambda e: value_verdict(
+                ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value
+            ),
         )
     index = "questions/index.md"
     pages[index] = render(

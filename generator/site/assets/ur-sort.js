@@ -52,7 +52,8 @@
     var box = document.getElementById("only-differences");
     var table = document.getElementById("comparison");
     if (!box || !table) { return; }
-    var apply = function () { table.classList.toggle("only-differences", box.checked); };
+    // An attribute, not a class: the theme styles only tables without a class attribute.
+    var apply = function () { table.setAttribute("data-only-differences", box.checked ? "true" : "false"); };
     box.addEventListener("change", apply);
     apply();
   }
