@@ -79,26 +79,30 @@ def _pieces_on_board(rules: Rules, position: Position) -> Pieces:
     return Pieces(light=counts[0], dark=counts[1])
 
 
-def worked_examples(rules: Rules, variant_id: str, *, playouts: int = 20) -> list[Example]:
-    """Up to one example of each kind in :data:`KINDS`, in that order."""
+def worked_examples(rules: Rules, variant_id: str, *, plies: int = 4000) -> list[Example]:
+    """Up to one example of each kind in :data:`KINDS`, in that order, from at most ``plies``
+    random moves (a reading that may never end still finishes quickly)."""
     rng = random.Random(_seed(variant_id))
     found: dict[str, Example] = {}
     throws = [t for t, _ in rules.throws]
     weights = [float(p) for _, p in rules.throws]
     probability = dict(rules.throws)
-    for _ in range(playouts):
-        position = start_position(rules)
-        for _ply in range(3000):
-            if winner(rules, position) is not None or len(found) == len(KINDS):
-                break
-            throw = rng.choices(throws, weights)[0]
-            moves = legal_moves(rules, position, throw)
-            kind = _kind(rules, position, throw, moves)
-            # Skip the opening plies so the examples show a game under way.
-            if kind is not None and kind not in found and _ply > 12:
-                found[kind] = _example(rules, kind, position, throw, probability[throw])
-            options = successors(rules, position, throw)
-            position = options[rng.randrange(len(options))][1]
+    position = start_position(rules)
+    depth = 0
+    for _ in range(plies):
+        if len(found) == len(KINDS):
+            break
+        if winner(rules, position) is not None:
+            position, depth = start_position(rules), 0
+        throw = rng.choices(throws, weights)[0]
+        moves = legal_moves(rules, position, throw)
+        kind = _kind(rules, position, throw, moves)
+        # Skip the opening plies so the examples show a game under way.
+        if kind is not None and kind not in found and depth > 12:
+            found[kind] = _example(rules, kind, position, throw, probability[throw])
+        options = successors(rules, position, throw)
+        position = options[rng.randrange(len(options))][1]
+        depth += 1
     return [found[k] for k in KINDS if k in found]
 
 

@@ -1,0 +1,68 @@
+"""Claim checks (generator/sim/claim_checks.py) on the small fixture catalogue."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from generator.engine.rules import compile_rules
+from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.variant import Claim
+from generator.sim.claim_checks import (
+    CONTRADICTED,
+    SUPPORTED,
+    CheckSettings,
+    check_claim,
+    claimed_odds,
+    reachability,
+)
+from generator.sim.solve import with_pieces
+
+DATA = Path(__file__).parent / "data" / "site" / "variants"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_valid_catalog(DATA)
+
+
+def _claim(check: str, text: str) -> Claim:
+    return Claim("fx-test", text, check, (), None, "fixture-game")
+
+
+def test_reachability_of_the_one_piece_game(catalog: Catalog) -> None:
+    rules = with_pieces(compile_rules(catalog.resolve("fixture-game")), 1)
+    found = reachability(rules)
+    # One piece a side on Bell's route: 16 progress values each, minus the pairs that would
+    # share a middle-lane square, times the side to move; some are unreachable.
+    assert 0 < found.positions <= 2 * 16 * 16
+    assert found.deadlocks == 0 and found.both_finished == 0
+    # A throw of 4 from step 12 cannot bear off exactly: some throws have no legal move.
+    assert 0 < found.no_move_pairs < found.pairs
+
+
+def test_no_draw_claim_is_supported(catalog: Catalog) -> None:
+    claim = catalog.variants["fixture-game"].claims[0]
+    result = check_claim(catalog, claim, CheckSettings(games=50, seed=1, cache_dir=None))
+    assert result.verdict == SUPPORTED
+    assert result.exhaustive
+
+
+def test_dice_odds_are_compared_exactly(catalog: Catalog) -> None:
+    right = _claim("dice-odds", "a zero or a four 1 in 16, a one or a three 1 in 4, a two 3 in 8")
+    wrong = _claim("dice-odds", "a zero or a four 1 in 8, a one or a three 1 in 4, a two 3 in 8")
+    settings = CheckSettings(games=10, seed=1, cache_dir=None)
+    assert check_claim(catalog, right, settings).verdict == SUPPORTED
+    assert check_claim(catalog, wrong, settings).verdict == CONTRADICTED
+
+
+def test_claimed_odds_reads_both_word_orders() -> None:
+    assert claimed_odds("a 3 in 8 chance of throwing a 2") == {2: Fraction(3, 8)}
+    assert claimed_odds("a one or a three 1 in 4") == {1: Fraction(1, 4), 3: Fraction(1, 4)}
+
+
+def test_unknown_check_names_the_known_ones(catalog: Catalog) -> None:
+    with pytest.raises(ValueError, match="dice-odds"):
+        check_claim(catalog, _claim("vibes", "x"), CheckSettings(1, 1, None))
