@@ -7,6 +7,7 @@ Each line reads ``name: value unit``. Figures are wall-clock on this machine, in
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -47,21 +48,24 @@ def run(args: argparse.Namespace) -> int:
     rules = compile_rules(catalog.resolve(variant))
     packed = encode_rules(rules).packed()
     print(f"variant: {variant} (Finkel's rules), seed {seed}")
+    line("machine load average (1 min, 2 cores free means below 1)", os.getloadavg()[0], "")
 
     began = time.perf_counter()
     fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, 0, 10)
     line("kernel load or compile time", time.perf_counter() - began, "s")
-    games, elapsed, moves = 0, 0.0, 0
+    games, elapsed, cpu, moves = 0, 0.0, 0.0, 0
     batch = 20_000
     while elapsed < args.seconds:
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         table = fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, games, batch)
         elapsed += time.perf_counter() - began
+        cpu += time.process_time() - began_cpu
         games += batch
         moves += int(table[:, fast.MOVES].sum())
     kernel_rate = games / elapsed
     line("fast kernel finkel random-vs-random games per second (one core)", kernel_rate, "games/s")
     line("fast kernel finkel moves per second (one core)", moves / elapsed, "moves/s")
+    line("fast kernel finkel games per processor-second (load-independent)", games / cpu, "games/s")
     line("fast kernel finkel throws per game", float(np.mean(table[:, fast.THROWS])), "throws")
 
     python_rate = reference_engine_rate(rules, seed, args.seconds)

@@ -175,7 +175,9 @@ def legal_moves(R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -
     for i in range(pieces):
         start = S[mine + i]
         if start == off:
-            continue
+            if distinct:
+                continue
+            break  # sorted: every later piece is borne off too
         if not distinct and i > 0 and S[mine + i - 1] == start:
             continue
         if start == 0:
@@ -475,6 +477,7 @@ def play_game(
     scratch = np.zeros(size, dtype=np.int64)
     mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
     scores = np.zeros(MAX_MOVES, dtype=np.float64)
+    passes = moves = captures = rosettes = extras = 0
     for f in range(result.shape[0]):
         result[f] = 0
     result[WINNER] = -1
@@ -487,7 +490,7 @@ def play_game(
         won = False
         m = -1
         if n == 0:
-            result[PASSES] += 1
+            passes += 1
             again = throw < width and R[R[O_THROW_EXTRA] + throw] != 0
         else:
             agent = agent_dark if side else agent_light
@@ -495,20 +498,20 @@ def play_game(
             row = m * MOVE_WIDTH
             again = mv[row + M_EXTRA] != 0
             if mv[row + M_PIECE] < 0:
-                result[PASSES] += 1
+                passes += 1
             else:
-                result[MOVES] += 1
+                moves += 1
                 if mv[row + M_CAPTURED] > 0:
-                    result[CAPTURES] += 1
+                    captures += 1
                 end = mv[row + M_END]
                 if 1 <= end <= length and R[R[O_EXTRA_CELL] + route_cell(R, side, end)] != 0:
-                    result[ROSETTES] += 1
+                    rosettes += 1
                 apply_move(R, S, side, mv, m)
                 won = end == off and all_off(R, S, side)
         if won:
             again = False
         if again:
-            result[EXTRAS] += 1
+            extras += 1
         next_side = side if (again or won) else 1 - side
         if tracing:
             t = throws - 1
@@ -528,7 +531,12 @@ def play_game(
             break
         side = next_side
     result[THROWS] = throws
-    result[TURNS] = throws - result[EXTRAS]
+    result[MOVES] = moves
+    result[PASSES] = passes
+    result[CAPTURES] = captures
+    result[ROSETTES] = rosettes
+    result[EXTRAS] = extras
+    result[TURNS] = throws - extras
     return throws
 
 

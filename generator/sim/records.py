@@ -9,6 +9,7 @@ the file; any change re-simulates. Runs with identical games are played once per
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shlex
@@ -20,7 +21,7 @@ from typing import Any
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.variant import ResolvedVariant
-from generator.sim.encode import encode_rules
+from generator.sim.encode import IntArray, encode_rules
 from generator.sim.runner import RunRequest, RunResult, run_requests
 from generator.sim.stats import summarise
 from generator.sim.variation import Change, canonical
@@ -73,14 +74,13 @@ class RecordSpec:
             "seed": self.seed,
         }
 
-    @property
+    @functools.cached_property
     def game_key(self) -> str:
         """Identical for runs that play identical games, whatever the variant is called and
         however its rulings are worded: the kernel's packed rules, agents, games, seed."""
-        packed = encode_rules(self.rules()).packed()
         return digest(
             {
-                "packed": packed.tolist(),
+                "packed": self.packed.tolist(),
                 "engine_version": ENGINE_VERSION,
                 "sim_version": SIM_VERSION,
                 "agents": list(self.agents),
@@ -89,13 +89,22 @@ class RecordSpec:
             }
         )
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         changes = [c.as_dict() for c in self.changes]
         return digest({**self.game_content(), "id": self.variant.id, "changes": changes})
 
     def rules(self) -> Rules:
+        return self.compiled
+
+    @functools.cached_property
+    def compiled(self) -> Rules:
         return compile_rules(self.variant)
+
+    @functools.cached_property
+    def packed(self) -> IntArray:
+        """The kernel's packed rules (equal for variants that play the same game)."""
+        return encode_rules(self.compiled).packed()
 
     def created_by(self) -> str:
         words = ["ur-variants", "simulate", self.variant.id, "--games", str(self.games)]
@@ -123,7 +132,7 @@ def save_record(cache_dir: Path, record: dict[str, Any]) -> None:
     cache_dir.mkdir(parents=True, exist_ok=True)
     path = record_path(cache_dir, record["key"])
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(record, indent=1, sort_keys=False) + "\n")
+    temporary.write_text(json.dumps(record, separators=(",", ":")) + "\n")
     temporary.replace(path)
 
 
@@ -161,22 +170,20 @@ def simulate(
     records: list[dict[str, Any] | None] = [
         load_record(cache_dir, s.key) if use_cache else None for s in specs
     ]
-    missing: dict[str, RecordSpec] = {}
-    for spec, record in zip(specs, records, strict=True):
-        if record is None:
-            missing.setdefault(spec.game_key, spec)
-    pending = list(missing.values())
-    played: dict[str, tuple[dict[str, Any], float]] = {}
+    waiting: dict[str, list[int]] = {}
+    for i, spec in enumerate(specs):
+        if records[i] is None:
+            waiting.setdefault(spec.game_key, []).append(i)
+    pending = [(key, specs[indices[0]]) for key, indices in waiting.items()]
 
-    def save_finished(i: int, result: RunResult) -> None:
-        spec = pending[i]
-        played[spec.game_key] = (summarise(result.table), result.seconds)
-        for j, other in enumerate(specs):
-            if records[j] is None and other.game_key == spec.game_key:
-                record = build_record(other, *played[spec.game_key])
-                save_record(cache_dir, record)
-                records[j] = record
+    def save_finished(n: int, result: RunResult) -> None:
+        key, _ = pending[n]
+        summary = summarise(result.table)
+        for i in waiting[key]:
+            record = build_record(specs[i], summary, result.seconds)
+            save_record(cache_dir, record)
+            records[i] = record
 
-    requests = [RunRequest(s.rules(), s.agents, s.games, s.seed) for s in pending]
+    requests = [RunRequest(s.rules(), s.agents, s.games, s.seed, s.packed) for _, s in pending]
     run_requests(requests, jobs=jobs, progress=progress, label=label, on_result=save_finished)
     return [r for r in records if r is not None]

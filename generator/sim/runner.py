@@ -34,6 +34,8 @@ class RunRequest:
     agents: tuple[str, str]
     games: int
     seed: int
+    packed: IntArray | None = None
+    """The kernel's packed rules, if already computed (saves encoding them per chunk)."""
 
     @property
     def native(self) -> bool:
@@ -58,9 +60,10 @@ def play_chunk(request: RunRequest, first: int, games: int) -> tuple[IntArray, f
     started = time.process_time()
     if request.native:
         light, dark = (int(FAST_AGENTS[a]) for a in request.agents)
-        table = fast.play_games(
-            encode_rules(request.rules).packed(), light, dark, request.seed, first, games
+        packed = (
+            request.packed if request.packed is not None else encode_rules(request.rules).packed()
         )
+        table = fast.play_games(packed, light, dark, request.seed, first, games)
     else:
         agents = (
             python_agent(request.agents[0], request.rules),

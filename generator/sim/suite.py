@@ -21,11 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
-from generator.sim.encode import encode_rules
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, RecordSpec, simulate
 from generator.sim.stats import difference
 from generator.sim.variation import (
@@ -158,14 +156,6 @@ def sensitivity_changes(
                 yield variant, change, problem if problem else changed
 
 
-def _same_game(a: ResolvedVariant, b: ResolvedVariant) -> bool:
-    return bool(
-        np.array_equal(
-            encode_rules(compile_rules(a)).packed(), encode_rules(compile_rules(b)).packed()
-        )
-    )
-
-
 def default_suite(
     catalog: Catalog,
     *,
@@ -200,13 +190,18 @@ def default_suite(
         for pair in ((agent, RANDOM), (RANDOM, agent))
     ]
     changes = list(sensitivity_changes(catalog, variants))
-    runnable = [(v, c, x) for v, c, x in changes if not isinstance(x, str) and not _same_game(v, x)]
-    unchanged_play = [(v, c) for v, c, x in changes if not isinstance(x, str) and _same_game(v, x)]
-    sensitivity_specs = [
-        RecordSpec(changed, (RANDOM, RANDOM), SENSITIVITY_GAMES, seed, (change,))
-        for _, change, changed in runnable
-        if not isinstance(changed, str)
-    ]
+    base_of = {spec.variant.id: spec for spec in base_specs}
+    runnable: list[tuple[ResolvedVariant, Change, RecordSpec]] = []
+    unchanged_play: list[tuple[ResolvedVariant, Change]] = []
+    for variant, change, changed in changes:
+        if isinstance(changed, str):
+            continue
+        spec = RecordSpec(changed, (RANDOM, RANDOM), SENSITIVITY_GAMES, seed, (change,))
+        if np.array_equal(spec.packed, base_of[variant.id].packed):
+            unchanged_play.append((variant, change))
+        else:
+            runnable.append((variant, change, spec))
+    sensitivity_specs = [spec for _, _, spec in runnable]
     first = run(base_specs + table_specs + sensitivity_specs, "baseline, agents, sensitivity")
     base_records = first[: len(base_specs)]
     table_records = first[len(base_specs) : len(base_specs) + len(table_specs)]
@@ -214,8 +209,7 @@ def default_suite(
     for variant, record in zip(variants, base_records, strict=True):
         suite.baseline[variant.id] = record
         suite.table[variant.id] = [r for r in table_records if r["variant"] == variant.id]
-    for (variant, change, changed), record in zip(runnable, changed_records, strict=True):
-        assert not isinstance(changed, str)
+    for (variant, change, _), record in zip(runnable, changed_records, strict=True):
         suite.effects.append(
             Effect(
                 question=change.question,
