@@ -50,7 +50,8 @@ def distribution(values: npt.NDArray[Any]) -> dict[str, Any]:
     """Mean with interval, standard deviation, quantiles and a histogram of whole numbers."""
     summary: dict[str, Any] = mean_interval(values)
     summary["sd"] = float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
-    summary["quantiles"] = {name: float(np.percentile(values, q)) for name, q in QUANTILES.items()}
+    points = np.percentile(values, list(QUANTILES.values()))
+    summary["quantiles"] = {name: float(p) for name, p in zip(QUANTILES, points, strict=True)}
     low, high = int(values.min()), int(values.max()) + 1
     width = max(1, math.ceil((high - low) / HISTOGRAM_BINS))
     edges = np.arange(low, high + width, width)
@@ -80,6 +81,7 @@ def summarise(table: npt.NDArray[np.int64]) -> dict[str, Any]:
     throws = finished[:, fast.THROWS]
     minutes = throws * SECONDS_PER_THROW / 60.0
     minutes_summary = mean_interval(minutes)
+    low_minutes, high_minutes = np.percentile(minutes, [5, 95])
     return {
         "first_player_wins": wins,
         "first_player_win_rate": wilson(wins, games),
@@ -94,8 +96,8 @@ def summarise(table: npt.NDArray[np.int64]) -> dict[str, Any]:
         "minutes": {
             "seconds_per_throw": SECONDS_PER_THROW,
             **minutes_summary,
-            "p5": float(np.percentile(minutes, 5)),
-            "p95": float(np.percentile(minutes, 95)),
+            "p5": float(low_minutes),
+            "p95": float(high_minutes),
         },
         "finished_games": games,
         "unfinished_games": int(len(table) - games),
