@@ -127,7 +127,7 @@ def test_perfect_agent_on_a_small_variant() -> None:
     wins = sum(
         play_python_game(rules, (perfect, random_agent), 9, g)[fast.WINNER] == 0 for g in range(20)
     )
-    assert wins >= 14
+    assert wins >= 12
 
 
 def test_agent_names() -> None:

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from generator.model.catalog import CatalogError, load_valid_catalog
-    from generator.sim.agents import UnknownAgent, check_agent_name
+    from generator.sim.agents import NoSolution, UnknownAgent, check_agent_name, exact_solution
     from generator.sim.records import DEFAULT_SEED, RecordSpec, simulate
     from generator.sim.variation import parse_change, playable_problem, with_change
 
@@ -92,21 +92,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"{variant_id} cannot be played with these changes: {problem}", file=sys.stderr)
             return 2
         specs.append(RecordSpec(variant, (agents[0], agents[1]), args.games, seed, tuple(changes)))
-    try:
-        records = simulate(
-            specs,
-            cache_dir=args.root / ".cache" / "sim",
-            jobs=jobs,
-            progress=True,
-            use_cache=not args.no_cache,
-        )
-    except Exception as error:  # an agent without a solution, for instance
-        from generator.sim.agents import NoSolution
-
-        if isinstance(error, NoSolution):
-            print(error, file=sys.stderr)
-            return 2
-        raise
+    if "perfect" in agents:
+        for spec in specs:
+            try:
+                exact_solution(spec.rules())  # solved (or loaded) once, before any worker
+            except NoSolution as error:
+                print(f"{spec.variant.id}: {error}", file=sys.stderr)
+                return 2
+    records = simulate(
+        specs,
+        cache_dir=args.root / ".cache" / "sim",
+        jobs=jobs,
+        progress=True,
+        use_cache=not args.no_cache,
+    )
     if args.json:
         print(json.dumps(records, indent=1))
         return 0

@@ -280,5 +280,8 @@ def exact_solution(rules: Rules) -> PositionValue:
         raise NoSolution(
             f"the exact solver (generator.sim.solve) is not available: {error}"
         ) from error
-    solution: PositionValue = solve.solve(rules)
+    try:
+        solution: PositionValue = solve.solve(rules)
+    except ValueError as error:  # the solver refuses what it cannot hold in memory
+        raise NoSolution(str(error)) from error
     return solution
