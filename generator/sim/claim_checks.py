@@ -41,7 +41,7 @@ from generator.model.catalog import Catalog
 from generator.model.variant import Claim, SourceKind
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 
-CLAIMS_VERSION = 1
+CLAIMS_VERSION = 2
 """Bump when a check could give a different result for the same rules."""
 
 SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
