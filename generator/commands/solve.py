@@ -8,6 +8,7 @@ pieces a side (e.g. Finkel's rules with 1, 2 or 3), since seven pieces are out o
 from __future__ import annotations
 
 import argparse
+import math
 import resource
 import sys
 
@@ -70,11 +71,19 @@ def run(args: argparse.Namespace) -> int:
         origin = "loaded from .cache/solve" if solution.from_cache else "solved now"
         print(f"{variant}, {rules.pieces} pieces a side ({origin})")
         print(f"  first player (light) wins:  {100 * solution.start_value:.10f} %")
-        print(f"  perfect game length:        {solution.expected_throws:.6f} throws (expected)")
+        if math.isinf(solution.expected_throws):
+            print("  perfect game length:        unbounded (perfect play can stall for ever)")
+        else:
+            print(f"  perfect game length:        {solution.expected_throws:.6f} throws (expected)")
+        if solution.endless:
+            print(f"  states where play can stall: {solution.endless:,}")
         print(f"  states (side to move):      {solution.states:,}")
         print(f"  solver memory:              {solution.memory_bytes / 2**20:,.1f} MiB")
         print(f"  process peak memory:        {peak_rss / 2**20:,.1f} MiB")
-        print(f"  solve time:                 {solution.seconds:.2f} s ({solution.sweeps} sweeps)")
+        print(
+            f"  solve time:                 {solution.seconds:.2f} s wall,"
+            f" {solution.cpu_seconds:.2f} s CPU ({solution.sweeps} sweeps)"
+        )
         if not solution.from_cache:
             print(f"  native compile or load:     {solution.compile_seconds:.2f} s")
     return status

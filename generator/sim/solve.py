@@ -54,7 +54,7 @@ from generator.sim.solve_space import (
     state_index,
 )
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 3
 """Bump when the solver could give different numbers for the same rules."""
 
 DEFAULT_MAX_MEMORY = 4 * 2**30
@@ -63,7 +63,8 @@ DEFAULT_MAX_MEMORY = 4 * 2**30
 LENGTH_TOLERANCE = 1e-10
 """Largest change (in throws) per sweep at which the expected length counts as converged."""
 
-MAX_SWEEPS = 1_000_000
+MAX_SWEEPS = 100_000
+"""Give up on a layer after this many sweeps (converging layers need a few hundred)."""
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "solve"
 
@@ -122,16 +123,22 @@ class Solution:
     values: FloatArray
     """``[state id]`` probability that the side to move wins."""
     lengths: FloatArray
-    """``[state id]`` expected throws left under the optimal policy (first best move)."""
+    """``[state id]`` expected throws left under the optimal policy (the first best move in
+    the engine's order); infinite where that policy can go on for ever."""
     states: int
     """Positions solved (possible, unfinished, side to move mover-relative)."""
     seconds: float
     """Wall time of the solve itself (not the native compilation, not a cache load)."""
+    cpu_seconds: float
+    """Processor time of the solve (the honest figure on a machine shared with other work)."""
     memory_bytes: int
     """Peak bytes of the solver's arrays during the solve."""
     sweeps: int
     """Gauss-Seidel sweeps over all layers (values)."""
     tolerance: float
+    endless: int = 0
+    """States from which perfect play can go on for ever (say, both sides declining to move
+    where moving is not compulsory); their expected length is infinite."""
     from_cache: bool = False
     compile_seconds: float = 0.0
     """Time this call spent compiling the native kernels (or loading them from numba's cache);
@@ -260,6 +267,7 @@ def _solve(
     from generator.sim import solve_kernels as kernels
 
     began = time.perf_counter()
+    began_cpu = time.process_time()
     configs = enumerate_configurations(rules, geo)
     layer_of = kernels.classify_states(
         configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
@@ -276,6 +284,7 @@ def _solve(
     fixed_bytes += configs.code_to_config.nbytes + layer_of.nbytes
     peak = fixed_bytes
     sweeps = 0
+    endless = 0
     throws = int(geo.throw_values.shape[0])
     base = 0
     for layer, members in reversed(list(enumerate(layers))):
@@ -294,7 +303,7 @@ def _solve(
         if done < 0:
             raise RuntimeError(
                 f"{rules.variant}: layer {layer} did not converge in {MAX_SWEEPS} sweeps"
-                f" (last change {change:.3g}); the game may not end under optimal play"
+                f" (last change {change:.3g})"
             )
         sweeps += done
         timed = time.process_time()
@@ -303,13 +312,14 @@ def _solve(
         working = members.nbytes + options.nbytes + counts.nbytes + chosen.nbytes
         peak = max(peak, fixed_bytes + working)
         del options, counts
+        endless += kernels.mark_endless(base, size, chosen, lengths)
         steps, change = kernels.iterate_lengths(
             base, size, chosen, geo.throw_probs, lengths, LENGTH_TOLERANCE, MAX_SWEEPS
         )
         if steps < 0:
             raise RuntimeError(
                 f"{rules.variant}: expected lengths in layer {layer} did not converge"
-                f" (last change {change:.3g}); perfect play may never end the game"
+                f" in {MAX_SWEEPS} sweeps (last change {change:.3g})"
             )
         base += size
         if progress is not None:
@@ -328,9 +338,11 @@ def _solve(
         lengths=lengths,
         states=states,
         seconds=time.perf_counter() - began,
+        cpu_seconds=time.process_time() - began_cpu,
         memory_bytes=int(peak),
         sweeps=sweeps,
         tolerance=tolerance,
+        endless=endless,
     )
 
 
@@ -391,8 +403,10 @@ def _save(solution: Solution, path: Path) -> None:
             [
                 solution.states,
                 solution.seconds,
+                solution.cpu_seconds,
                 solution.memory_bytes,
                 solution.sweeps,
+                solution.endless,
             ],
             dtype=np.float64,
         ),
@@ -406,7 +420,7 @@ def _load(rules: Rules, geo: Geometry, path: Path, tolerance: float) -> Solution
         values: FloatArray = data["values"]
         lengths: FloatArray = data["lengths"]
         meta = data["meta"]
-    states, seconds, memory, sweeps = meta
+    states, seconds, cpu_seconds, memory, sweeps, endless = meta
     return Solution(
         rules=rules,
         geometry=geo,
@@ -416,9 +430,11 @@ def _load(rules: Rules, geo: Geometry, path: Path, tolerance: float) -> Solution
         lengths=lengths,
         states=int(states),
         seconds=float(seconds),
+        cpu_seconds=float(cpu_seconds),
         memory_bytes=int(memory),
         sweeps=int(sweeps),
         tolerance=tolerance,
+        endless=int(endless),
         from_cache=True,
     )
 

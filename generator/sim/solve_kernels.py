@@ -400,6 +400,89 @@ def choose_policy(
 
 
 @njit(cache=True)
+def mark_endless(base: int, size: int, chosen: np.ndarray, lengths: np.ndarray) -> int:
+    """Set ``lengths`` to infinity for the layer's states from which, under the chosen policy,
+    the game can go on for ever (e.g. both sides declining to move), and return how many.
+
+    A state ends surely when every state it can reach can still reach the end; so: mark the
+    states that can reach the end (a win, or an earlier-solved state that ends surely), then
+    the states that can reach an unmarked state are endless. Both are backward searches over
+    the policy's transitions.
+    """
+    throws = chosen.shape[0] // max(size, 1)
+    edges = size * throws
+    # Reverse adjacency of in-layer transitions, as compressed rows.
+    start = np.zeros(size + 1, dtype=np.int64)
+    for row in range(edges):
+        option = chosen[row]
+        if option != WIN and option >> 1 >= base:
+            start[(option >> 1) - base + 1] += 1
+    for a in range(size):
+        start[a + 1] += start[a]
+    fill = start[:-1].copy()
+    source = np.empty(start[size], dtype=np.int64)
+    for row in range(edges):
+        option = chosen[row]
+        if option != WIN and option >> 1 >= base:
+            target = (option >> 1) - base
+            source[fill[target]] = row // throws
+            fill[target] += 1
+    ends = np.zeros(size, dtype=np.bool_)
+    stack = np.empty(size, dtype=np.int64)
+    top = 0
+    for row in range(edges):
+        option = chosen[row]
+        a = row // throws
+        if ends[a]:
+            continue
+        if option == WIN or (option >> 1 < base and np.isfinite(lengths[option >> 1])):
+            ends[a] = True
+            stack[top] = a
+            top += 1
+    while top > 0:
+        top -= 1
+        b = stack[top]
+        for e in range(start[b], start[b + 1]):
+            a = source[e]
+            if not ends[a]:
+                ends[a] = True
+                stack[top] = a
+                top += 1
+    endless = np.zeros(size, dtype=np.bool_)
+    top = 0
+    for a in range(size):
+        if not ends[a]:
+            endless[a] = True
+            stack[top] = a
+            top += 1
+    # A state that can step into an endless state, or into an earlier-solved endless state,
+    # is endless too.
+    for row in range(edges):
+        option = chosen[row]
+        a = row // throws
+        earlier = option != WIN and option >> 1 < base
+        if earlier and not endless[a] and not np.isfinite(lengths[option >> 1]):
+            endless[a] = True
+            stack[top] = a
+            top += 1
+    while top > 0:
+        top -= 1
+        b = stack[top]
+        for e in range(start[b], start[b + 1]):
+            a = source[e]
+            if not endless[a]:
+                endless[a] = True
+                stack[top] = a
+                top += 1
+    count = 0
+    for a in range(size):
+        if endless[a]:
+            lengths[base + a] = np.inf
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def iterate_lengths(
     base: int,
     size: int,
@@ -410,12 +493,15 @@ def iterate_lengths(
     max_sweeps: int,
 ) -> tuple[int, float]:
     """Gauss-Seidel sweeps of E(s) = 1 + sum over throws of p * E(next under the policy),
-    with E = 0 once the game is won: the expected number of throws left."""
+    with E = 0 once the game is won: the expected number of throws left. States already
+    marked endless (infinite) are skipped; no finite state can reach them."""
     throws = probs.shape[0]
     change = 0.0
     for sweep in range(max_sweeps):
         change = 0.0
         for a in range(size):
+            if not np.isfinite(lengths[base + a]):
+                continue
             total = 1.0
             for t in range(throws):
                 option = chosen[a * throws + t]

@@ -1,0 +1,335 @@
+"""The exact solver against published values, closed forms and the reference engine.
+
+Published values (``/work/shared/research/peers.md``): Finkel's rules as RoyalUr.net plays them
+(Bell's 14-square route, four binary dice, a rosette gives another throw, the central rosette
+is safe) give light, moving first, 53.0049839525 % with one piece a side and 51.8572907496 % with
+two (RoyalUr-Java's trainer, reproduced with royalur's move generation). Closed forms (jheled,
+``doc/solve.rst``): one piece each on its last square, the side to move wins 4/7; the side to
+move one square further back wins 116/161.
+
+The Bellman checks compare every solved value with one step of the reference engine
+(:mod:`generator.engine.moves`), so the solver's own move generation is tested rule by rule.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+import random
+import re
+from contextlib import redirect_stdout
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import VARIANTS, rules_for, throw_dice, variant_ids
+
+from generator.cli import main
+from generator.engine.moves import PASS, Move, legal_moves, successors, winner
+from generator.engine.moves import apply_move as engine_apply_move
+from generator.engine.position import Position, parse_position, start_position
+from generator.engine.rules import EntryRule, Rules, Side
+from generator.model.catalog import load_catalog
+from generator.sim.solve import Solution, SolveRefused, estimate, rules_key, solve, with_pieces
+
+
+def finkel(pieces: int) -> Rules:
+    """RoyalUr.net's Finkel rules, built from the catalogue's equipment (not from a variant)."""
+    catalog, _ = load_catalog(VARIANTS)
+    board = catalog.equipment.boards["ur"]
+    route = catalog.equipment.routes["bell"]
+    shared = route.shared_cells()
+    return Rules(
+        variant="finkel-test",
+        route_length=route.length,
+        cells=(route.light, route.dark),
+        pieces=pieces,
+        throws=catalog.equipment.dice["four-binary"].table(),
+        entry=(EntryRule(None, None),) * pieces,
+        stack_limit=1,
+        capture_cells=shared,
+        safe_cells=board.rosettes & shared,
+        stack_defence=None,
+        extra_throw_cells=board.rosettes,
+        extra_throw_throws=frozenset(),
+        extra_throw_on_capture=False,
+        exact_bear_off=True,
+        must_move=True,
+    )
+
+
+def exotic(pieces: int, steps: int = 8) -> Rules:
+    """Every optional rule switched on, colour-asymmetric on purpose, on a short route (four
+    private steps, then four shared ones up to the central rosette) to keep the solve small:
+    stacks of two that repel an attacker, per-piece entry (two pieces share a rule),
+    generous bearing off, a voluntary pass, captures anywhere earning a throw, a throw of 4
+    earning one, and another throw on light's private corner rosette only."""
+    full = finkel(pieces)
+    cells = (full.cells[0][:steps], full.cells[1][:steps])
+    base = dataclasses.replace(full, route_length=steps, cells=cells)
+    entries = (
+        EntryRule(frozenset({1, 4}), None, "runner"),
+        EntryRule(frozenset({2}), 3, "jumper"),
+        EntryRule(frozenset({1, 4}), None, "runner"),
+    )
+    return dataclasses.replace(
+        base,
+        entry=entries[:pieces],
+        stack_limit=2,
+        stack_defence=2,
+        capture_cells=frozenset(base.cells[0]) | frozenset(base.cells[1]),
+        safe_cells=frozenset({"r2c4"}),
+        extra_throw_cells=frozenset({"r1c1", "r2c4"}),
+        extra_throw_throws=frozenset({4}),
+        extra_throw_on_capture=True,
+        exact_bear_off=False,
+        must_move=False,
+    )
+
+
+def random_positions(rules: Rules, seed: int, count: int) -> list[Position]:
+    """Up to ``count`` distinct unfinished positions met in seeded uniformly random play
+    (at most 200 games, each cut after 500 throws: some readings kept for the record never
+    end, and some never leave the start)."""
+    rng = random.Random(seed)
+    seen: dict[Position, None] = {}
+    for _ in range(200):
+        if len(seen) >= count:
+            break
+        position = start_position(rules)
+        for _ in range(500):
+            if winner(rules, position) is not None or len(seen) >= count:
+                break
+            seen.setdefault(position, None)
+            throw = throw_dice(rules, rng)
+            moves = legal_moves(rules, position, throw)
+            if moves:
+                position = engine_apply_move(rules, position, rng.choice(moves), throw)
+            else:
+                position = successors(rules, position, throw)[0][1]
+    return list(seen)
+
+
+@pytest.fixture(scope="module")
+def finkel_one() -> Solution:
+    return solve(finkel(1), cache_dir=None)
+
+
+@pytest.fixture(scope="module")
+def finkel_two() -> Solution:
+    return solve(finkel(2), cache_dir=None)
+
+
+def test_finkel_one_piece_matches_royalur(finkel_one: Solution) -> None:
+    assert 100 * finkel_one.start_value == pytest.approx(53.0049839525, abs=1e-9)
+
+
+def test_finkel_two_pieces_matches_royalur(finkel_two: Solution) -> None:
+    assert 100 * finkel_two.start_value == pytest.approx(51.8572907496, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("notation", "exact"),
+    [
+        ("14/14 L", Fraction(4, 7)),
+        ("14/14 D", Fraction(4, 7)),
+        ("13/14 L", Fraction(116, 161)),
+        ("14/13 D", Fraction(116, 161)),
+        # Light on its last square to move, dark one further back: 1/4 + 3/4 * (1 - 116/161).
+        ("14/13 L", Fraction(74, 161)),
+    ],
+)
+def test_endgame_closed_forms(finkel_one: Solution, notation: str, exact: Fraction) -> None:
+    position = parse_position(finkel_one.rules, notation)
+    assert finkel_one.win_probability(position) == pytest.approx(float(exact), abs=1e-12)
+
+
+def test_endgame_expected_length(finkel_one: Solution) -> None:
+    """Both on their last square: each throw ends the game with p = 1/4, so E = 4 throws."""
+    position = parse_position(finkel_one.rules, "14/14 L")
+    assert finkel_one.expected_throws_left(position) == pytest.approx(4.0, abs=1e-8)
+
+
+def test_finished_positions_are_certain(finkel_two: Solution) -> None:
+    off = finkel_two.rules.off
+    won = Position((off, off), (0, 3), Side.LIGHT)
+    assert finkel_two.win_probability(won) == 1.0
+    assert finkel_two.win_probability(Position((0, 3), (off, off), Side.LIGHT)) == 0.0
+    assert finkel_two.expected_throws_left(won) == 0.0
+
+
+def test_impossible_position_is_refused(finkel_two: Solution) -> None:
+    both_on_one_cell = Position((5, 0), (5, 0), Side.LIGHT)  # r2c1 is shared
+    with pytest.raises(ValueError, match="impossible"):
+        finkel_two.win_probability(both_on_one_cell)
+
+
+def test_figures_are_reported(finkel_two: Solution) -> None:
+    assert finkel_two.states > 10_000
+    assert finkel_two.memory_bytes > 0
+    assert finkel_two.seconds >= 0
+    assert 1 < finkel_two.expected_throws < 1000
+
+
+def bellman_residuals(solution: Solution, positions: list[Position]) -> tuple[float, float]:
+    """Largest |V - backup(V)| and largest E outside its backup bracket, where backups use
+    the reference engine's moves and the solved values of the positions they lead to."""
+    rules = solution.rules
+    value_gap = length_gap = 0.0
+    for position in positions:
+        mover = position.to_move
+        value = solution.win_probability(position)
+        backup, low, high = 0.0, 1.0, 1.0  # E's backup, bracketed over tied best moves
+        for throw, probability in rules.throws:
+            scored = []
+            for _, after in successors(rules, position, throw):
+                if winner(rules, after) is not None:
+                    scored.append((1.0 if winner(rules, after) is mover else 0.0, 0.0))
+                    continue
+                v = solution.win_probability(after)
+                scored.append(
+                    (v if after.to_move is mover else 1 - v, solution.expected_throws_left(after))
+                )
+            best = max(v for v, _ in scored)
+            tied = [e for v, e in scored if v >= best - 1e-12]
+            backup += float(probability) * best
+            low += float(probability) * min(tied)
+            high += float(probability) * max(tied)
+        value_gap = max(value_gap, abs(value - backup))
+        length = solution.expected_throws_left(position)
+        if math.isinf(length):  # endless under the policy: some best move must be endless
+            length_gap = max(length_gap, 0.0 if math.isinf(high) else math.inf)
+        else:
+            length_gap = max(length_gap, low - length, length - high)
+    return value_gap, length_gap
+
+
+def test_finkel_two_satisfies_bellman_with_engine_moves(finkel_two: Solution) -> None:
+    positions = random_positions(finkel_two.rules, seed=7, count=300)
+    positions += [start_position(finkel_two.rules)]
+    value_gap, length_gap = bellman_residuals(finkel_two, positions)
+    assert value_gap < 1e-11
+    assert length_gap < 1e-7
+
+
+@pytest.mark.parametrize(("pieces", "steps"), [(2, 14), (3, 5)])
+def test_every_optional_rule_matches_the_engine(pieces: int, steps: int) -> None:
+    """Stacks, stack defence, per-piece entry (three pieces: two share a rule), generous
+    bearing off, a voluntary pass, capture and throw extra throws, and colour-asymmetric rules
+    (both perspectives stored)."""
+    solution = solve(exotic(pieces, steps), cache_dir=None)
+    assert solution.geometry.perspectives == 2
+    positions = random_positions(solution.rules, seed=pieces, count=250)
+    value_gap, length_gap = bellman_residuals(solution, positions)
+    assert value_gap < 1e-11
+    assert length_gap < 1e-7
+
+
+def test_stalling_perfect_play_has_no_finite_length() -> None:
+    """With a voluntary pass, light sitting safe on its private and the central rosette and
+    dark one piece from home both decline to move for ever, so the expected length is
+    infinite there (and from the start, which can reach it)."""
+    solution = solve(exotic(2, 14), cache_dir=None)
+    stall = parse_position(solution.rules, "4,8/4,15 L")
+    assert solution.endless > 0
+    assert math.isinf(solution.expected_throws_left(stall))
+    assert math.isinf(solution.expected_throws)
+    for throw, _ in solution.rules.throws:
+        moves = [m for m in legal_moves(solution.rules, stall, throw) if not m.is_pass]
+        declining = _value_after(solution, stall, PASS, throw)
+        assert all(_value_after(solution, stall, m, throw) < declining for m in moves)
+
+
+def _value_after(solution: Solution, position: Position, move: Move, throw: int) -> float:
+    after = engine_apply_move(solution.rules, position, move, throw)
+    if winner(solution.rules, after) is not None:
+        return 1.0
+    value = solution.win_probability(after)
+    return value if after.to_move is position.to_move else 1 - value
+
+
+@pytest.mark.parametrize("variant", variant_ids())
+def test_every_variant_with_two_pieces_matches_the_engine(variant: str) -> None:
+    rules = with_pieces(rules_for(variant), 2)
+    solution = solve(rules, cache_dir=None)
+    positions = random_positions(rules, seed=11, count=120)
+    value_gap, length_gap = bellman_residuals(solution, positions)
+    assert value_gap < 1e-11
+    assert length_gap < 1e-7
+    assert 0 < solution.start_value < 1
+
+
+def test_one_table_for_both_colours_equals_two(
+    finkel_two: Solution, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storing only the mover's perspective (colour symmetry) gives the same values as
+    storing light-to-move and dark-to-move positions separately."""
+    assert finkel_two.geometry.perspectives == 1
+    monkeypatch.setattr("generator.sim.solve_space.colour_symmetric", lambda rules: False)
+    both = solve(finkel_two.rules, cache_dir=None)
+    assert both.geometry.perspectives == 2
+    assert both.states == 2 * finkel_two.states
+    for position in random_positions(finkel_two.rules, seed=5, count=100):
+        expected = finkel_two.win_probability(position)
+        assert both.win_probability(position) == pytest.approx(expected, abs=1e-12)
+
+
+def test_colour_symmetry_is_detected() -> None:
+    from generator.sim.solve_space import colour_symmetric
+
+    assert colour_symmetric(finkel(2))
+    assert not colour_symmetric(exotic(2))
+    light_only_safe = dataclasses.replace(finkel(2), safe_cells=frozenset({"r1c1"}))
+    assert colour_symmetric(light_only_safe)  # a private cell is never attacked
+    light_only_extra = dataclasses.replace(finkel(2), extra_throw_cells=frozenset({"r1c1"}))
+    assert not colour_symmetric(light_only_extra)
+
+
+def test_cache_round_trip(tmp_path: Path) -> None:
+    rules = finkel(2)
+    first = solve(rules, cache_dir=tmp_path)
+    assert not first.from_cache
+    again = solve(dataclasses.replace(rules, variant="another-name"), cache_dir=tmp_path)
+    assert again.from_cache
+    assert again.start_value == first.start_value
+    assert again.expected_throws == first.expected_throws
+    assert again.states == first.states
+    assert len(list(tmp_path.glob("*.npz"))) == 1
+
+
+def test_cache_key_follows_rule_content() -> None:
+    rules = finkel(2)
+    assert rules_key(rules, 1e-13) == rules_key(dataclasses.replace(rules, variant="x"), 1e-13)
+    assert rules_key(rules, 1e-13) != rules_key(dataclasses.replace(rules, must_move=False), 1e-13)
+    assert rules_key(rules, 1e-13) != rules_key(rules, 1e-12)
+
+
+def test_seven_pieces_are_refused_with_an_estimate() -> None:
+    rules = finkel(7)
+    size = estimate(rules)
+    with pytest.raises(SolveRefused, match=r"states .* GiB"):
+        solve(rules, cache_dir=None)
+    assert size.state_slots > 1e9
+
+
+def test_with_pieces_keeps_per_piece_entries() -> None:
+    rules = exotic(3)
+    assert with_pieces(rules, 2).entry == rules.entry[:2]
+    with pytest.raises(ValueError, match="--pieces between 1 and 3"):
+        with_pieces(rules, 4)
+    assert with_pieces(finkel(2), 4).entry == (EntryRule(None, None),) * 4
+
+
+def test_command_prints_the_start_value(tmp_path: Path) -> None:
+    variant = variant_ids()[0]
+    output = io.StringIO()
+    with redirect_stdout(output):
+        code = main(
+            ["--root", str(VARIANTS.parent), "solve", variant, "--pieces", "1", "--no-cache"]
+        )
+    assert code == 0
+    text = output.getvalue()
+    assert re.search(r"first player \(light\) wins:\s+\d{1,3}\.\d{10} %", text)
+    assert re.search(r"perfect game length:\s+\d+\.\d+ throws", text)
+    assert "states (side to move)" in text
