@@ -146,7 +146,7 @@ def route_cell(R: IntArray, side: int, progress: int) -> int:
     return int(R[R[O_ROUTE] + side * (R[H_LENGTH] + 2) + progress])
 
 
-@kernel(_nrt=False)
+@kernel(_nrt=False, inline="always")
 def legal_moves(R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -> int:
     """Fill ``mv`` with the legal moves of ``side`` for ``throw``; return how many.
 
@@ -253,7 +253,7 @@ def sort_side(S: IntArray, first: int, count: int) -> None:
         S[j + 1] = value
 
 
-@kernel(_nrt=False)
+@kernel(_nrt=False, inline="always")
 def apply_move(R: IntArray, S: IntArray, side: int, mv: IntArray, m: int) -> None:
     """Play move ``m`` of ``mv`` in place (a pass changes nothing on the board)."""
     row = m * MOVE_WIDTH
@@ -414,7 +414,7 @@ def move_score(
     return value
 
 
-@kernel(_nrt=False)
+@kernel(_nrt=False, inline="always")
 def choose(
     agent: int,
     R: IntArray,
@@ -454,7 +454,7 @@ def choose(
     return 0
 
 
-@kernel()
+@kernel(_nrt=False)
 def play_game(
     R: IntArray,
     agent_light: int,
@@ -464,19 +464,23 @@ def play_game(
     result: IntArray,
     trace: IntArray,
     tracing: bool,
+    S: IntArray,
+    scratch: IntArray,
+    mv: IntArray,
+    scores: npt.NDArray[np.float64],
 ) -> int:
     """Play one game from the start; fill ``result`` (the FIELDS columns) and, when tracing,
     ``trace[t] = (throw, moves available, chosen index or -1, side to move after, *light,
-    *dark)``. Returns the number of throws; the winner stays -1 if ``max_throws`` ran out."""
+    *dark)``. Returns the number of throws; the winner stays -1 if ``max_throws`` ran out.
+
+    ``S``, ``scratch``, ``mv`` and ``scores`` are work arrays (see :func:`work_arrays`); the
+    caller allocates them once, so this function needs no memory management at all."""
     pieces = R[H_PIECES]
     length = R[H_LENGTH]
     off = length + 1
     width = R[H_WIDTH]
-    size = 2 * pieces + 3 * R[H_CELLS]
-    S = np.zeros(size, dtype=np.int64)
-    scratch = np.zeros(size, dtype=np.int64)
-    mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
-    scores = np.zeros(MAX_MOVES, dtype=np.float64)
+    for k in range(S.shape[0]):
+        S[k] = 0
     passes = moves = captures = rosettes = extras = 0
     for f in range(result.shape[0]):
         result[f] = 0
@@ -554,9 +558,27 @@ def play_batch(
     ``first_game + g``'s result columns."""
     rng = np.zeros(1, dtype=np.uint64)
     trace = np.zeros((1, 1), dtype=np.int64)
+    size = 2 * R[H_PIECES] + 3 * R[H_CELLS]
+    S = np.zeros(size, dtype=np.int64)
+    scratch = np.zeros(size, dtype=np.int64)
+    mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
+    scores = np.zeros(MAX_MOVES, dtype=np.float64)
     for g in range(out.shape[0]):
         rng[0] = game_state(key, first_game + g)
-        play_game(R, agent_light, agent_dark, rng, max_throws, out[g], trace, False)
+        play_game(
+            R,
+            agent_light,
+            agent_dark,
+            rng,
+            max_throws,
+            out[g],
+            trace,
+            False,
+            S,
+            scratch,
+            mv,
+            scores,
+        )
 
 
 @kernel()
@@ -615,7 +637,21 @@ def trace_game(
     result = np.zeros(FIELDS, dtype=np.int64)
     pieces = int(packed[H_PIECES])
     trace = np.zeros((max_throws, 4 + 2 * pieces), dtype=np.int64)
-    throws = play_game(packed, agent_light, agent_dark, rng, max_throws, result, trace, True)
+    size = 2 * pieces + 3 * int(packed[H_CELLS])
+    throws = play_game(
+        packed,
+        agent_light,
+        agent_dark,
+        rng,
+        max_throws,
+        result,
+        trace,
+        True,
+        np.zeros(size, dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64),
+        np.zeros(MAX_MOVES, dtype=np.float64),
+    )
     return result, trace[:throws]
 
 
