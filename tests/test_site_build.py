@@ -9,8 +9,11 @@ every check shares the same build.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from generator.model.catalog import Catalog, load_valid_catalog
-from generator.site.pipeline import BuildError, BuildOptions, build
+from generator.site.pipeline import BuildError, BuildOptions, build, mkdocs_build
 
 PROJECT = Path(__file__).resolve().parent.parent
 SITE_URL = "http://127.0.0.1:8000/"
@@ -151,16 +154,17 @@ def _digest(folder: Path) -> dict[str, str]:
 
 
 def test_build_is_deterministic(root: Path, site: Path) -> None:
+    """A second build, in another process with another hash seed, is byte-identical."""
     again = root / "site-again"
-    build(BuildOptions(root=root, simulate=False, site_dir=again, log=lambda _: None))
+    env = {**os.environ, "PYTHONHASHSEED": "1", "SOURCE_DATE_EPOCH": EPOCH, "SITE_URL": SITE_URL}
+    command = [sys.executable, "-m", "generator", "--root", str(root), "build", "--no-simulate"]
+    subprocess.run([*command, "--site-dir", str(again)], env=env, check=True, capture_output=True)
     first, second = _digest(site), _digest(again)
     assert sorted(first) == sorted(second)
     assert [n for n in first if first[n] != second[n]] == []
 
 
-def test_failed_builds_keep_the_previous_site(
-    tmp_path: Path, root: Path, site: Path, environment: None
-) -> None:
+def test_failed_builds_keep_the_previous_site(tmp_path: Path, root: Path, site: Path) -> None:
     before = _digest(site)
     broken = _copy_project(tmp_path / "broken")
     shutil.copytree(site, broken / "site")
@@ -169,16 +173,22 @@ def test_failed_builds_keep_the_previous_site(
         for p in sorted((broken / "variants").glob("*.yml"))
         if p.name not in ("sources.yml", "questions.yml", "equipment.yml")
     )
-    variant.write_text(
-        variant.read_text(encoding="utf-8").replace("evidence: stated", "evidence: sure", 1)
-    )
-    with pytest.raises(BuildError, match="evidence"):
+    text = variant.read_text(encoding="utf-8")
+    variant.write_text(re.sub(r"^kind: .*$", "kind: folklore", text, count=1, flags=re.M))
+    with pytest.raises(BuildError, match="folklore"):
         build(BuildOptions(root=broken, simulate=False, log=lambda _: None))
     assert _digest(broken / "site") == before
-    # A page mkdocs rejects (a link to a missing page) fails after rendering: the site survives.
-    shutil.copytree(root / "variants", broken / "variants", dirs_exist_ok=True)
+
+
+def test_a_page_mkdocs_rejects_keeps_the_previous_site(
+    tmp_path: Path, root: Path, site: Path, catalog: Catalog
+) -> None:
+    """Rendering succeeded but ``mkdocs build --strict`` fails: site/ is left as it was."""
+    broken = tmp_path / "rejected"
+    shutil.copytree(root, broken, ignore=shutil.ignore_patterns("site-again"))
+    before = _digest(broken / "site")
     about = broken / "docs" / "about.md"
     about.write_text(about.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n")
     with pytest.raises(BuildError, match="no-such-page"):
-        build(BuildOptions(root=broken, simulate=False, log=lambda _: None))
+        mkdocs_build(broken, broken / "site", {r.id for r in catalog.rulings()})
     assert _digest(broken / "site") == before

@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from generator.model.equipment import Cell
 from generator.model.variant import ResolvedVariant
@@ -74,9 +75,12 @@ class Rules:
     def off(self) -> int:
         return self.route_length + 1
 
-    @property
+    @cached_property
     def distinct_pieces(self) -> bool:
-        """Pieces with their own entry rules are told apart; otherwise they are interchangeable."""
+        """Pieces with their own entry rules are told apart; otherwise they are interchangeable.
+
+        Cached: every legal-move generation asks, and the answer never changes (fields only
+        decide equality and hashing, so the cache changes neither)."""
         return len(set(self.entry)) > 1
 
     def cell(self, side: Side, progress: int) -> Cell | None:

@@ -21,7 +21,7 @@ from generator.site.equivalence import Verdict, compare_rulings, sampled_agreeme
 from generator.site.facts import value_label
 from generator.site.render import environment, render
 
-SAMPLED_POSITIONS = 200
+SAMPLED_POSITIONS = 100
 """Positions of random games per engine cross-check of a "plays identically" verdict (every
 throw is tried at each)."""
 

@@ -79,7 +79,7 @@ def _pieces_on_board(rules: Rules, position: Position) -> Pieces:
     return Pieces(light=counts[0], dark=counts[1])
 
 
-def worked_examples(rules: Rules, variant_id: str, *, plies: int = 4000) -> list[Example]:
+def worked_examples(rules: Rules, variant_id: str, *, plies: int = 1500) -> list[Example]:
     """Up to one example of each kind in :data:`KINDS`, in that order, from at most ``plies``
     random moves (a reading that may never end still finishes quickly)."""
     rng = random.Random(_seed(variant_id))
