@@ -310,7 +310,7 @@ def test_seven_pieces_are_refused_with_an_estimate() -> None:
     size = estimate(rules)
     with pytest.raises(SolveRefused, match=r"states .* GiB"):
         solve(rules, cache_dir=None)
-    assert size.state_slots > 1e9
+    assert size.state_slots > 1e8  # published: 137,892,016 positions, light to move
 
 
 def test_with_pieces_keeps_per_piece_entries() -> None:

@@ -73,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"  first player (light) wins:  {100 * solution.start_value:.10f} %")
         if math.isinf(solution.expected_throws):
             print("  perfect game length:        unbounded (perfect play can stall for ever)")
+            print(
+                "  note: where play can stall, a value is the iteration's fixed point from 1/2,"
+                " not a probability of winning a game that surely ends"
+            )
         else:
             print(f"  perfect game length:        {solution.expected_throws:.6f} throws (expected)")
         if solution.endless:

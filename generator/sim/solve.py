@@ -16,6 +16,11 @@ largest change is below the tolerance (as RoyalUr-Java's ``LutTrainer`` does, se
 ``/work/shared/research/peers.md``). With the optimal policy fixed, the expected number of
 throws left, ``E(s) = 1 + sum_t p(t) * E(next)``, is found the same way.
 
+Where moving is optional, both sides may prefer to decline for ever; such states (and every
+state that can reach them under the policy) are found by graph search and given an infinite
+expected length. Their values are the fixed point the iteration reaches from 1/2, which is not
+the probability of winning a game that surely ends.
+
 Checks (``tests/test_solve.py``): Finkel's rules (RoyalUr.net) with one piece a side give the
 first player 53.0049839525 %, with two pieces 51.8572907496 % (RoyalUr-Java's trainer); one
 piece each on its last square, the side to move wins 4/7, and one step further back 116/161
@@ -87,9 +92,10 @@ class SolveEstimate:
 def estimate(rules: Rules) -> SolveEstimate:
     """The solve's state slots and approximate peak memory, without enumerating anything big.
 
-    Memory: value, length and layer arrays per slot (17 bytes), plus the transitions of the
-    largest layer (about one option of 8 bytes per piece, throw and slot, measured on Finkel's
-    rules with 1 to 4 pieces).
+    Memory: per slot a dense id (4 bytes) and a layer (1 byte); per solved state (about 60 %
+    of slots on Finkel's rules) a value and a length (16 bytes); and the largest layer's
+    transitions (about 45 % of the states, each with one 4-byte option per piece and the pass
+    for every throw, plus a policy and a count). Checked on Finkel's rules with 1 to 4 pieces.
     """
     geo = geometry(rules)
     configs = code_space(rules)
@@ -97,8 +103,10 @@ def estimate(rules: Rules) -> SolveEstimate:
         configs = _configuration_count(rules, geo)
     slots = geo.perspectives * configs * configs
     throws = int(geo.throw_values.shape[0])
-    memory = slots * 17 + slots * throws * (rules.pieces + 1) * 8 // 2
-    return SolveEstimate(configs, geo.perspectives, slots, memory)
+    solved = 0.6 * slots
+    largest_layer = 0.45 * solved
+    memory = slots * 5 + solved * 16 + largest_layer * throws * ((rules.pieces + 1) * 4 + 5)
+    return SolveEstimate(configs, geo.perspectives, slots, int(memory))
 
 
 def _configuration_count(rules: Rules, geo: Geometry) -> int:
