@@ -35,7 +35,7 @@ from generator.sim.variation import (
 )
 
 BASELINE_GAMES = 40_000
-TABLE_GAMES = 2_000
+TABLE_GAMES = 1_000
 SKILL_GAMES = 5_000
 SENSITIVITY_GAMES = 4_000
 RANDOM = FastAgent.RANDOM.label
