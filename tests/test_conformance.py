@@ -169,7 +169,7 @@ def test_random_games_conform(variant_id: str) -> None:
             )
         else:
             assert not (light_done and dark_done)
-    assert games >= 1 and plies >= min(PLY_BUDGET, 1)
+    assert plies >= PLY_BUDGET or games == MAX_GAMES
 
 
 def test_reference_generator_sees_blocks() -> None:
