@@ -206,11 +206,11 @@ def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:
             problems.append(
                 document.problem((*where, "seed"), f"seed file {seed!r} is not in variants/seeds/")
             )
-        if not seed and not entry.get("url") and kind is not SourceKind.TABLET_READING:
-            if not entry.get("note"):
-                problems.append(
-                    document.problem(where, "give a url, a seed file, or a note on where it is")
-                )
+        unlocated = not seed and not entry.get("url") and not entry.get("note")
+        if unlocated and kind is not SourceKind.TABLET_READING:
+            problems.append(
+                document.problem(where, "give a url, a seed file, or a note on where it is")
+            )
         sources[entry["id"]] = Source(
             entry["id"],
             entry["title"],
@@ -239,7 +239,9 @@ def _equipment(document: Document, problems: list[Problem]) -> Equipment:
 def _boards(document: Document, problems: list[Problem]) -> Iterator[Board]:
     for i, entry in enumerate(document.data["boards"]):
         rows, columns = entry["rows"], entry["columns"]
-        grid = [cell_name(r, c) for r, c in itertools.product(range(1, rows + 1), range(1, columns + 1))]
+        grid = [
+            cell_name(r, c) for r, c in itertools.product(range(1, rows + 1), range(1, columns + 1))
+        ]
         for key in ("missing", "rosettes"):
             for j, cell in enumerate(entry[key]):
                 if cell not in grid:
@@ -253,7 +255,9 @@ def _boards(document: Document, problems: list[Problem]) -> Iterator[Board]:
         for j, cell in enumerate(entry["rosettes"]):
             if cell in entry["missing"]:
                 problems.append(
-                    document.problem(("boards", i, "rosettes", j), f"rosette {cell} is a missing cell")
+                    document.problem(
+                        ("boards", i, "rosettes", j), f"rosette {cell} is a missing cell"
+                    )
                 )
         yield Board(entry["id"], entry["title"], rows, columns, cells, frozenset(entry["rosettes"]))
 
@@ -330,7 +334,9 @@ def _dice(document: Document, problems: list[Problem]) -> Iterator[Dice]:
             problems.append(document.problem(where, f"dice {entry['id']}: {error}"))
             continue
         if any(not 0 <= o.probability <= 1 for o in dice.outcomes):
-            problems.append(document.problem(where, f"dice {dice.id}: a probability is outside 0..1"))
+            problems.append(
+                document.problem(where, f"dice {dice.id}: a probability is outside 0..1")
+            )
             continue
         if dice.total() != 1:
             problems.append(

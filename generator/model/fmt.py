@@ -51,17 +51,11 @@ def canonical_variant(data: dict[str, Any]) -> dict[str, Any]:
     result = _ordered(data, VARIANT_KEYS)
     if isinstance(result.get("rulings"), list):
         result["rulings"] = [
-            _with_citations(r, RULING_KEYS)
-            if isinstance(r, dict)
-            else r
-            for r in result["rulings"]
+            _with_citations(r, RULING_KEYS) if isinstance(r, dict) else r for r in result["rulings"]
         ]
     if isinstance(result.get("claims"), list):
         result["claims"] = [
-            _with_citations(c, CLAIM_KEYS)
-            if isinstance(c, dict)
-            else c
-            for c in result["claims"]
+            _with_citations(c, CLAIM_KEYS) if isinstance(c, dict) else c for c in result["claims"]
         ]
     return result
 
