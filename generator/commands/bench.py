@@ -66,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
     kernel_rate = games / elapsed
     line("fast kernel finkel random-vs-random games per second (one core)", kernel_rate, "games/s")
     line("fast kernel finkel moves per second (one core)", moves / elapsed, "moves/s")
-    line("fast kernel finkel games per processor-second (load-independent)", games / cpu, "games/s")
+    line(
+        "fast kernel finkel games per processor-second (less load-dependent)",
+        games / cpu,
+        "games/s",
+    )
     line("fast kernel finkel throws per game", float(np.mean(table[:, fast.THROWS])), "throws")
 
     kernel_cpu_rate = games / cpu
