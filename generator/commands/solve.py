@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         origin = "loaded from .cache/solve" if solution.from_cache else "solved now"
-        print(f"{variant}, {rules.pieces} pieces a side ({origin})")
+        pieces = f"{rules.pieces} piece{'s' * (rules.pieces != 1)} a side"
+        print(f"{variant}, {pieces} ({origin})")
         print(f"  first player (light) wins:  {100 * solution.start_value:.10f} %")
         if math.isinf(solution.expected_throws):
             print("  perfect game length:        unbounded (perfect play can stall for ever)")
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if solution.endless:
             print(f"  states where play can stall: {solution.endless:,}")
         print(f"  states (side to move):      {solution.states:,}")
-        print(f"  solver memory:              {solution.memory_bytes / 2**20:,.1f} MiB")
+        print(f"  solver memory:              {solution.memory_bytes / 2**20:,.3f} MiB")
         print(f"  process peak memory:        {peak_rss / 2**20:,.1f} MiB")
         print(
             f"  solve time:                 {solution.seconds:.2f} s wall,"
