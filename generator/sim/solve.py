@@ -354,7 +354,9 @@ def _solve(
     )
 
 
-def _layer_states(layer_of: IntArray, configs: Configurations, pieces: int) -> list[IntArray]:
+def _layer_states(
+    layer_of: npt.NDArray[np.int8], configs: Configurations, pieces: int
+) -> list[IntArray]:
     """State indices of each layer (pieces borne off by both sides), in sweep order.
 
     Most moves advance, so sweeping the most advanced states first converges faster.
@@ -468,7 +470,6 @@ def with_pieces(rules: Rules, pieces: int) -> Rules:
 
 
 __all__ = [
-    "IntArray",
     "Solution",
     "SolveEstimate",
     "SolveRefused",
