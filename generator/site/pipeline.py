@@ -139,7 +139,11 @@ def _environment(root: Path) -> dict[str, str]:
 
 
 def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
-    """``python -m mkdocs build --strict`` into a temporary folder, checked, then swapped in."""
+    """``python -m mkdocs build --strict`` into a temporary folder, checked, then swapped in.
+
+    Not ``--quiet``: it drops warnings before ``--strict`` counts them, so broken links and
+    anchors would pass. The output is captured and only its warnings are shown on failure.
+    """
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
     try:
@@ -150,7 +154,6 @@ def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
                 "mkdocs",
                 "build",
                 "--strict",
-                "--quiet",
                 "-f",
                 str(root / "mkdocs.yml"),
                 "-d",
