@@ -55,9 +55,7 @@ PASS = Move(piece=-1, start=-1, end=-1)
 
 
 def _occupancy(rules: Rules, position: Position, side: Side) -> Counter[Cell]:
-    return Counter(
-        cell for p in position.pieces(side) if (cell := rules.cell(side, p)) is not None
-    )
+    return Counter(cell for p in position.pieces(side) if (cell := rules.cell(side, p)) is not None)
 
 
 def legal_moves(rules: Rules, position: Position, throw: int) -> tuple[Move, ...]:

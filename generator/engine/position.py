@@ -55,15 +55,14 @@ def parse_position(rules: Rules, text: str) -> Position:
     """
     parts = text.strip().split()
     if len(parts) != 2 or parts[1] not in ("L", "D") or parts[0].count("/") != 1:
-        raise ValueError(
-            f"expected '<light>/<dark> <L|D>' such as '0,0,3/0,5,15 L', got {text!r}"
-        )
+        raise ValueError(f"expected '<light>/<dark> <L|D>' such as '0,0,3/0,5,15 L', got {text!r}")
     sides = []
     for name, part in zip(("light", "dark"), parts[0].split("/"), strict=True):
         try:
             pieces = tuple(int(p) for p in part.split(","))
         except ValueError:
-            raise ValueError(f"{name} pieces must be whole numbers separated by commas: {part!r}")
+            message = f"{name} pieces must be whole numbers separated by commas: {part!r}"
+            raise ValueError(message) from None
         if len(pieces) != rules.pieces:
             raise ValueError(f"{name} has {len(pieces)} pieces; this variant has {rules.pieces}")
         for progress in pieces:

@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 from generator.model.equipment import Cell
 from generator.model.variant import ResolvedVariant
@@ -99,14 +100,12 @@ def _cells_of(value: object, rosettes: frozenset[Cell]) -> frozenset[Cell]:
     return frozenset(value)
 
 
-def _entry_rules(value: dict[str, object], pieces: int) -> tuple[EntryRule, ...]:
-    def rule(spec: dict[str, object]) -> EntryRule:
-        throws = spec["throws"]
-        square = spec["square"]
-        name = spec.get("name")
+def _entry_rules(value: dict[str, Any], pieces: int) -> tuple[EntryRule, ...]:
+    def rule(spec: dict[str, Any]) -> EntryRule:
+        throws, square, name = spec["throws"], spec["square"], spec.get("name")
         return EntryRule(
-            None if throws == "any" else frozenset(throws),  # type: ignore[arg-type]
-            None if square == "throw" else int(square),  # type: ignore[call-overload]
+            None if throws == "any" else frozenset(int(t) for t in throws),
+            None if square == "throw" else int(square),
             name if isinstance(name, str) else None,
         )
 

@@ -210,7 +210,9 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
         if isinstance(cells, list):
             for cell in cells:
                 if not board.has(cell):
-                    yield doc.problem(at(question), f"{question}: {cell} is not on board {board.id}")
+                    yield doc.problem(
+                        at(question), f"{question}: {cell} is not on board {board.id}"
+                    )
                 elif cell not in on_route:
                     yield doc.problem(
                         at(question),
@@ -257,7 +259,7 @@ def _termination(
         return
     length = route.length
     entry = values["entry"]
-    rules = entry["per_piece"] if "per_piece" in entry else [entry]
+    rules = entry.get("per_piece", [entry])
     exact = values["bearing-off"] == "exact"
     reach_off = _steps_reaching_off(length, throws, exact)
     for rule in rules:
@@ -265,7 +267,8 @@ def _termination(
         if not allowed:
             yield doc.problem(
                 at("entry"),
-                f"no throw of dice {dice.id} can enter a piece ({rule['throws']}); the game cannot end",
+                f"no throw of dice {dice.id} can enter a piece ({rule['throws']});"
+                " the game cannot end",
             )
             continue
         squares = allowed if rule["square"] == "throw" else [rule["square"]]
@@ -312,7 +315,8 @@ def check_catalog(catalog: Catalog, documents: dict[str, Document]) -> list[Prob
                 problems.append(
                     doc.problem(
                         (*path, "id"),
-                        f"id {ident!r} is already used in {owners[ident]}; ids are unique site-wide",
+                        f"id {ident!r} is already used in {owners[ident]};"
+                        " ids are unique site-wide",
                     )
                 )
             owners.setdefault(ident, variant_id)

@@ -134,7 +134,11 @@ class Dice:
 
 
 def binary_lots(
-    dice_id: str, title: str, lots: int, counts: Mapping[int, int], marked: Fraction = Fraction(1, 2)
+    dice_id: str,
+    title: str,
+    lots: int,
+    counts: Mapping[int, int],
+    marked: Fraction = Fraction(1, 2),
 ) -> Dice:
     """Dice made of ``lots`` binary lots, each marked with probability ``marked``.
 

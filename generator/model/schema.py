@@ -161,12 +161,16 @@ def _where(path: tuple[str | int, ...]) -> str:
 
 
 def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], str]:
+    # jsonschema types these as possibly unset; on a reported error they are always set.
+    schema_here: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
+    expected: Any = error.validator_value
+    instance: Any = error.instance
     path = tuple(error.absolute_path)
     where = _where(path)
     validator = error.validator
     if validator == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
+        allowed = sorted(schema_here.get("properties", {}))
+        extra = sorted(set(instance) - set(allowed))
         key = extra[0] if extra else "?"
         return (*path, key), (
             f"unknown key {key!r} in {where}; expected one of: {', '.join(allowed)}"
@@ -176,11 +180,10 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], 
         missing = str(error.message).split("'")[1] if "'" in error.message else error.message
         return path, f"missing key {missing!r} in {where}; add it (see variants/README.md)"
     if validator == "type":
-        expected = error.validator_value
         shown = expected if isinstance(expected, str) else " or ".join(expected)
         return path, f"{where} must be {shown}, got {error.instance!r}"
     if validator == "enum":
-        options = ", ".join(map(str, error.validator_value))
+        options = ", ".join(map(str, expected))
         return path, f"{where}: {error.instance!r} is not one of: {options}"
     if validator == "pattern":
         return path, (
@@ -189,7 +192,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], 
         )
     if validator in ("minLength", "minItems"):
         return path, f"{where} must not be empty"
-    if validator == "oneOf" and "lots" in error.schema.get("oneOf", [{}])[0].get("required", []):
+    if validator == "oneOf" and "lots" in schema_here.get("oneOf", [{}])[0].get("required", []):
         return path, f"{where}: give either lots with counts, or outcomes (not both)"
     return path, f"{where}: {error.message}"
 
