@@ -11,6 +11,7 @@ test.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -53,9 +54,26 @@ SCREENSHOT_LOG = pytest.StashKey[list[Path]]()
 # --- the built site ---------------------------------------------------------------------------
 
 
+def build_arguments() -> list[str]:
+    """Extra ``ur-variants build`` arguments (``UR_VARIANTS_BUILD_ARGS``, default
+    ``--no-simulate``: a full simulated build takes far longer than the test budget, and the
+    build offers no small-sample mode yet). Also describes a site given by UR_VARIANTS_SITE."""
+    return shlex.split(os.environ.get("UR_VARIANTS_BUILD_ARGS", "--no-simulate"))
+
+
 def build_site(out: Path) -> Path:
     """Build the whole site into ``out`` with the project's command, as a reader would get it."""
-    command = [sys.executable, "-m", "generator", "--root", str(ROOT), "build", "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "generator",
+        "--root",
+        str(ROOT),
+        "build",
+        "--site-dir",
+        str(out),
+        *build_arguments(),
+    ]
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
     if result.returncode != 0:
@@ -75,7 +93,13 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if not (folder / "index.html").is_file():
             pytest.fail(f"UR_VARIANTS_SITE={prebuilt} has no index.html; build the site first")
         return folder
-    return build_site(tmp_path_factory.mktemp("site"))
+    return build_site(tmp_path_factory.mktemp("build") / "site")
+
+
+@pytest.fixture(scope="session")
+def site_is_simulated() -> bool:
+    """Whether the build ran the simulations (without them the statistics have no charts)."""
+    return "--no-simulate" not in build_arguments()
 
 
 @pytest.fixture(scope="session")
@@ -204,9 +228,31 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 # --- one browser visit of every page, shared by the tests that need one ---------------------
 
 
+def page_kind(path: str) -> str:
+    """Pages made from one template share a kind: ``variants/*/`` for every rulebook."""
+    parts = path.strip("/").split("/")
+    return parts[0] if len(parts) == 1 else f"{parts[0]}/*/"
+
+
+def representative_pages(site_pages: dict[str, SitePage]) -> list[str]:
+    """The largest page of each kind (the one most likely to break), redirect stubs excluded.
+
+    Pages of one kind come from one template with the same scripts and styles, so one of each
+    finds what the browser would find on all; the static checks read every page.
+    """
+    largest: dict[str, SitePage] = {}
+    for built in site_pages.values():
+        if built.scan.is_redirect:
+            continue
+        kind = page_kind(built.path)
+        if kind not in largest or built.file.stat().st_size > largest[kind].file.stat().st_size:
+            largest[kind] = built
+    return sorted(page.path for page in largest.values())
+
+
 @dataclass
 class SiteVisit:
-    """What the browser met on every content page (redirect stubs excluded)."""
+    """What the browser met on one page of each kind."""
 
     pages: list[str]
     incidents: Incidents
@@ -217,7 +263,7 @@ class SiteVisit:
 
 @pytest.fixture(scope="session")
 def site_visit(browser: Browser, site: ServedSite, site_pages: dict[str, SitePage]) -> SiteVisit:
-    """Open every content page once in a guarded page; record incidents, images and media."""
+    """Open one page of each kind in a guarded page; record incidents, images and media."""
     incidents = Incidents()
     context = browser.new_context(
         viewport=DESKTOP, reduced_motion="reduce", service_workers="block"
@@ -225,12 +271,9 @@ def site_visit(browser: Browser, site: ServedSite, site_pages: dict[str, SitePag
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     guard_page(page, incidents)
-    visit = SiteVisit([], incidents, [], [], {})
+    visit = SiteVisit(representative_pages(site_pages), incidents, [], [], {})
     started = time.perf_counter()
-    for path, built in site_pages.items():
-        if built.scan.is_redirect:
-            continue
-        visit.pages.append(path)
+    for path in visit.pages:
         response = page.goto(site.address(path), wait_until="load")
         if response is None or response.status != 200:
             status = response.status if response else "no response"

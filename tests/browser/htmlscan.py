@@ -41,6 +41,7 @@ class Link:
     attribute: str
     url: str
     line: int
+    rel: tuple[str, ...] = ()
 
 
 @dataclass
@@ -51,6 +52,15 @@ class CiteBlock:
     forms: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class StaticMedium:
+    """An ``<img>`` or ``<svg role="img">`` and its text alternative as written in the HTML."""
+
+    kind: str
+    name: str
+    alternative: str
+
+
 @dataclass
 class PageScan:
     ids: set[str] = field(default_factory=set)
@@ -59,6 +69,7 @@ class PageScan:
     refresh: str | None = None
     cite_blocks: list[CiteBlock] = field(default_factory=list)
     words: set[str] = field(default_factory=set)
+    media: list[StaticMedium] = field(default_factory=list)
 
     @property
     def is_redirect(self) -> bool:
@@ -74,6 +85,11 @@ class _Scanner(HTMLParser):
         self._pre_class: str | None = None
         self._pre_text: list[str] = []
         self._unread_depth = 0
+        # Inside an <svg role="img">: element depth below it, and its direct <title> text.
+        self._svg_depth = 0
+        self._svg_name = ""
+        self._svg_aria_label = ""
+        self._svg_title: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -81,9 +97,11 @@ class _Scanner(HTMLParser):
             self._unread_depth += 1
         line = self.getpos()[0]
         self._note_ids(tag, values)
+        rel = tuple(values.get("rel", "").lower().split())
         for attribute in LINK_ATTRIBUTES.get(tag, ()):
             if values.get(attribute):
-                self.scan.links.append(Link(tag, attribute, values[attribute].strip(), line))
+                url = values[attribute].strip()
+                self.scan.links.append(Link(tag, attribute, url, line, rel))
         if tag in SRCSET_TAGS and values.get("srcset"):
             for candidate in values["srcset"].split(","):
                 if candidate.strip():
@@ -94,6 +112,7 @@ class _Scanner(HTMLParser):
             if match:
                 self.scan.refresh = match["url"].strip("'\"")
                 self.scan.links.append(Link(tag, "content", self.scan.refresh, line))
+        self._note_media(tag, values)
         classes = values.get("class", "").split()
         if tag == "details" and "cite" in classes:
             self._cite = CiteBlock(values.get("data-ruling", ""))
@@ -107,10 +126,36 @@ class _Scanner(HTMLParser):
         self.handle_starttag(tag, attrs)
         if tag in UNREAD_TAGS:
             self._unread_depth -= 1
+        if self._svg_depth > 1:
+            self._svg_depth -= 1  # <rect/> and friends close at once
+
+    def _note_media(self, tag: str, values: dict[str, str]) -> None:
+        if tag == "img":
+            medium = StaticMedium("img", values.get("src", "?"), values.get("alt", "").strip())
+            self.scan.media.append(medium)
+        elif self._svg_depth > 0:
+            self._svg_depth += 1
+            if tag == "title" and self._svg_depth == 2:
+                self._svg_title = []
+        elif tag == "svg" and values.get("role") == "img":
+            self._svg_depth = 1
+            self._svg_name = values.get("id") or f"at line {self.getpos()[0]}"
+            self._svg_aria_label = values.get("aria-label", "").strip()
+            self._svg_title = None
+
+    def _close_svg_element(self, tag: str) -> None:
+        if tag == "title" and self._svg_depth == 2 and self._svg_title is not None:
+            self._svg_aria_label = self._svg_aria_label or "".join(self._svg_title).strip()
+            self._svg_title = None
+        self._svg_depth -= 1
+        if self._svg_depth == 0:
+            self.scan.media.append(StaticMedium("svg", self._svg_name, self._svg_aria_label))
 
     def handle_endtag(self, tag: str) -> None:
         if tag in UNREAD_TAGS:
             self._unread_depth = max(0, self._unread_depth - 1)
+        if self._svg_depth > 0:
+            self._close_svg_element(tag)
         if tag == "pre" and self._cite is not None and self._pre_class is not None:
             self._cite.forms[self._pre_class] = "".join(self._pre_text)
             self._pre_class = None
@@ -118,6 +163,8 @@ class _Scanner(HTMLParser):
             self._cite = None
 
     def handle_data(self, data: str) -> None:
+        if self._svg_title is not None:
+            self._svg_title.append(data)
         if self._unread_depth == 0:
             self.scan.words.update(word.casefold() for word in WORD.findall(data))
         if self._pre_class is not None:

@@ -133,8 +133,10 @@ def test_cite_block_opens_and_shows_every_form(
 ) -> None:
     page.goto(site.address(richest_rulebook))
     blocks = page.locator("details.cite[data-ruling]")
-    assert blocks.count() > 0, f"/{richest_rulebook} has no cite block"
-    for index in range(blocks.count()):
+    count = blocks.count()
+    assert count > 0, f"/{richest_rulebook} has no cite block"
+    # The first, middle and last blocks (every block's text is parsed by the test above).
+    for index in sorted({0, count // 2, count - 1}):
         block = blocks.nth(index)
         ruling = block.get_attribute("data-ruling") or ""
         for form in FORMS:

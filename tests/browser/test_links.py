@@ -34,32 +34,34 @@ class Crawl:
     fragments: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-def fetch(url: str) -> tuple[int, str, str]:
-    """Status, content type and (for HTML) text of one address; redirects are followed."""
+def fetch(url: str, parse: bool) -> tuple[int, str, str]:
+    """Status, content type and (for HTML to parse) text of one address; redirects followed."""
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
             content_type = response.headers.get_content_type()
             body = response.read()
-            text = body.decode("utf-8") if content_type == "text/html" else ""
+            text = body.decode("utf-8") if parse and content_type == "text/html" else ""
             return response.status, content_type, text
     except urllib.error.HTTPError as error:
         return error.code, "", ""
 
 
-def crawl(site: ServedSite, seeds: list[str]) -> Crawl:
+def crawl(site: ServedSite, seeds: list[str], known: dict[str, PageScan]) -> Crawl:
+    """Fetch every internal address reachable from ``seeds``; pages already read from the
+    build folder (``known``, by address) are not parsed again."""
     result = Crawl()
     queue = deque(seeds)
     seen = set(seeds)
     while queue:
         url = queue.popleft()
-        status, content_type, text = fetch(url)
+        status, content_type, text = fetch(url, parse=url not in known)
         if status != 200:
             result.broken.append(f"{url}: HTTP {status}")
             continue
         if content_type != "text/html":
             result.resources_ok.add(url)
             continue
-        scan = scan_html(text)
+        scan = known[url] if url in known else scan_html(text)
         result.pages[url] = scan
         for link in scan.links:
             target = urljoin(url, link.url)
@@ -78,8 +80,9 @@ def crawl(site: ServedSite, seeds: list[str]) -> Crawl:
 
 
 def test_no_broken_link_or_anchor(site: ServedSite, site_pages: dict[str, SitePage]) -> None:
-    seeds = [site.url] + [site.address(path) for path in site_pages if path != site.url]
-    result = crawl(site, list(dict.fromkeys(seeds)))
+    known = {site.address(path): page.scan for path, page in site_pages.items()}
+    seeds = [site.url, *known]
+    result = crawl(site, list(dict.fromkeys(seeds)), known)
     problems = list(result.broken)
     for page_url, where, target in result.fragments:
         bare, fragment = urldefrag(target)

@@ -46,9 +46,28 @@ def heading_view_problem(page: Page, element_id: str, timeout_ms: float = 3_000)
     return ""
 
 
-def current_fragment(page: Page) -> str:
-    fragment: str = page.evaluate("() => decodeURIComponent(location.hash.slice(1))")
-    return fragment
+# A reader's in-page jump, checked at once: from the top of the page, change the address's
+# #fragment (clearing it first if it already names the target) and ask whether the heading is
+# now in view. Checked in the same task, before the theme's own scroll restoration runs: its
+# 100 ms debounce races with jumps made faster than a person makes them.
+_JUMP_AND_CHECK = """
+([ids, problemOf]) => {
+  const check = eval(problemOf);
+  return ids.map((id) => {
+    window.scrollTo(0, 0);
+    if (decodeURIComponent(location.hash.slice(1)) === id)
+      history.replaceState(history.state, '', location.pathname + location.search);
+    location.hash = encodeURIComponent(id);
+    return [id, check(id)];
+  }).filter(([, problem]) => problem !== '');
+}
+"""
+
+
+def jump_problems(page: Page, element_ids: list[str]) -> list[tuple[str, str]]:
+    """For each id, jump to ``#id`` on the loaded page; (id, problem) for headings not in view."""
+    found: list[list[str]] = page.evaluate(_JUMP_AND_CHECK, [element_ids, _HEADING_VIEW_PROBLEM])
+    return [(element_id, problem) for element_id, problem in found]
 
 
 # Loads every image now (lazy ones included) and reports those that did not decode.
