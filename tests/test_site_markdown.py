@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,6 +69,27 @@ def test_generation_is_deterministic(catalog: Catalog, files: dict[str, str]) ->
     ctx = SiteContext(catalog, FIXED_URL, FIXED_DATE)
     again = {n: t for n, t in all_files(ctx, _unmeasured(ctx)).items() if isinstance(t, str)}
     assert again == files
+
+
+GENERATE = """
+import datetime as dt, json, sys
+from pathlib import Path
+from generator.model.catalog import load_valid_catalog
+from generator.site.context import SiteContext
+from generator.site.generate import all_files
+from generator.site.pipeline import _unmeasured
+ctx = SiteContext(load_valid_catalog(Path(sys.argv[1])), sys.argv[2], dt.date(2026, 11, 30))
+files = all_files(ctx, _unmeasured(ctx))
+print(json.dumps({n: t for n, t in files.items() if isinstance(t, str)}))
+"""
+
+
+def test_generation_does_not_depend_on_the_hash_seed(files: dict[str, str]) -> None:
+    """Another process, another string-hash seed: the same pages (set order never leaks)."""
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    command = [sys.executable, "-c", GENERATE, str(DATA / "variants"), FIXED_URL]
+    result = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    assert json.loads(result.stdout) == files
 
 
 def test_each_ruling_heading_carries_its_id_once(catalog: Catalog, files: dict[str, str]) -> None:
