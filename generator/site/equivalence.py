@@ -107,9 +107,7 @@ def compare_rulings(catalog: Catalog, host: ResolvedVariant, own: Ruling, other:
     return Verdict(False, "effective engine parameters are equal")
 
 
-def value_verdict(
-    catalog: Catalog, host: ResolvedVariant, question: str, value: Any
-) -> Verdict:
+def value_verdict(catalog: Catalog, host: ResolvedVariant, question: str, value: Any) -> Verdict:
     """Does answering ``question`` with ``value`` change ``host``'s game?"""
     own = host.rulings[question]
     return compare_rulings(catalog, host, own, replace(own, value=value))
