@@ -8,6 +8,7 @@ build leaves the previous site/ as it was.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -27,7 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="games per sampled claim check (default 2000; the suite's sizes are fixed)",
     )
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes for simulation")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes for simulation (default: every core)",
+    )
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of every simulation (default: the suite's)"
     )
