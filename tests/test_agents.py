@@ -16,6 +16,7 @@ from generator.sim.agents import (
     UnknownAgent,
     check_agent_name,
     python_agent,
+    same_play_as,
 )
 from generator.sim.encode import encode_rules
 from generator.sim.published import finkel_variant
@@ -135,3 +136,17 @@ def test_agent_names() -> None:
     assert set(FAST_AGENTS) >= {"random", "greedy", "safe", "capture"}
     with pytest.raises(UnknownAgent, match="unknown agent"):
         check_agent_name("grandmaster")
+
+
+@pytest.mark.parametrize("variant", [v for v in variant_ids() if simulated(v)])
+def test_same_play_as_names_an_agent_that_plays_identical_games(variant: str) -> None:
+    packed = encode_rules(rules_for(variant)).packed()
+    for agent in FastAgent:
+        twin = FAST_AGENTS[same_play_as(agent.label, packed)]
+        if twin is agent:
+            continue
+        for light, dark in ((agent, FastAgent.RANDOM), (FastAgent.RANDOM, agent)):
+            swap = {agent: twin, FastAgent.RANDOM: FastAgent.RANDOM}
+            table = fast.play_games(packed, int(light), int(dark), 9, 0, 40)
+            twin_table = fast.play_games(packed, int(swap[light]), int(swap[dark]), 9, 0, 40)
+            assert np.array_equal(table, twin_table), f"{agent.label} vs {twin.label}"

@@ -71,7 +71,9 @@ def test_any_change_misses_the_cache(tmp_path: Path) -> None:
 
 def test_engine_version_is_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     before = spec().key
-    monkeypatch.setattr(records_module, "ENGINE_VERSION", records_module.ENGINE_VERSION + 1)
+    from generator.engine import ENGINE_VERSION
+
+    monkeypatch.setattr(records_module, "ENGINE_VERSION", ENGINE_VERSION + 1)
     assert spec().key != before
 
 
@@ -116,3 +118,21 @@ def test_simulate_command_json_and_cache(
     assert "first player wins %" in text and "seed 20261130" in text
     assert main([*argv, "--agents", "random,nobody"]) == 2
     assert "unknown agent" in capsys.readouterr().err
+
+
+def test_a_longer_run_extends_a_shorter_one_game_for_game(tmp_path: Path) -> None:
+    played: records_module.Played = {}
+    short, long = spec(games=SMALL // 3), spec(games=SMALL)
+    extended = simulate([short], cache_dir=tmp_path / "a", played=played)
+    extended += simulate([long], cache_dir=tmp_path / "a", played=played)
+    direct = [simulate([s], cache_dir=tmp_path / "b")[0] for s in (short, long)]
+    for got, want in zip(extended, direct, strict=True):
+        assert got["results"] == want["results"]
+        assert got["key"] == want["key"]
+
+
+def test_first_game_offset_plays_the_same_games() -> None:
+    rules = spec().rules()
+    whole = run_requests([RunRequest(rules, ("random", "random"), 30, 5)])[0].table
+    tail = run_requests([RunRequest(rules, ("random", "random"), 18, 5, first_game=12)])[0].table
+    assert np.array_equal(tail, whole[12:])

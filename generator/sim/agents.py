@@ -23,7 +23,7 @@ from generator.engine.moves import Move, apply_move, legal_moves, pass_turn, win
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
 from generator.sim import fast
-from generator.sim.encode import IntArray, encode_rules
+from generator.sim.encode import H_DISTINCT, IntArray, encode_rules
 
 
 class FastAgent(enum.IntEnum):
@@ -62,6 +62,19 @@ PRINCIPLES = (
     FastAgent.BEAR_OFF,
 )
 """The single-principle, human-like players."""
+
+
+def same_play_as(agent: str, packed: IntArray) -> str:
+    """An agent label that plays exactly the same games as ``agent`` under ``packed`` rules.
+
+    When pieces are interchangeable (not distinct) the kernel keeps them sorted and offers one
+    move per distinct progress in rising order, with the voluntary pass last; rearmost then
+    always has a unique best move, the first one, and draws no random number: it is the first
+    agent move for move, so its games need not be played twice.
+    """
+    if agent == FastAgent.REARMOST.label and int(packed[H_DISTINCT]) == 0:
+        return FastAgent.FIRST.label
+    return agent
 
 
 class PositionValue(Protocol):

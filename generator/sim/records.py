@@ -4,7 +4,13 @@ The key is the sha256 of the canonical JSON of everything that decides the games
 as played (its machine values and the content of its board, route and dice), the engine and
 simulator versions, the agents, the number of games and the seed (plus the variant id and any
 one-ruling change, so each record belongs to one variant). A rerun with nothing changed reads
-the file; any change re-simulates. Runs with identical games are played once per invocation.
+the file; any change re-simulates.
+
+Games are never played twice in one invocation: runs with identical games share one table, a
+run of ``n`` games whose play matches a longer run (same packed rules, agents as they play,
+seed) is that run's first ``n`` games (game ``g``'s dice depend only on (seed, g)), and a longer
+run extends a shorter one already played (``played``). A record's ``elapsed_seconds`` is the
+processor time of its games, prorated when several records share them.
 """
 
 from __future__ import annotations
@@ -18,9 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.variant import ResolvedVariant
+from generator.sim.agents import same_play_as
 from generator.sim.encode import IntArray, encode_rules
 from generator.sim.runner import RunRequest, RunResult, run_requests
 from generator.sim.stats import summarise
@@ -75,16 +84,16 @@ class RecordSpec:
         }
 
     @functools.cached_property
-    def game_key(self) -> str:
-        """Identical for runs that play identical games, whatever the variant is called and
-        however its rulings are worded: the kernel's packed rules, agents, games, seed."""
+    def play_key(self) -> str:
+        """Identical for runs whose game ``g`` is the same game for every ``g``, whatever the
+        variant is called and however its rulings are worded: the kernel's packed rules, the
+        agents as they play (:func:`generator.sim.agents.same_play_as`), the seed."""
         return digest(
             {
                 "packed": self.packed.tolist(),
                 "engine_version": ENGINE_VERSION,
                 "sim_version": SIM_VERSION,
-                "agents": list(self.agents),
-                "games": self.games,
+                "agents": [same_play_as(a, self.packed) for a in self.agents],
                 "seed": self.seed,
             }
         )
@@ -156,6 +165,10 @@ def build_record(spec: RecordSpec, results: dict[str, Any], seconds: float) -> d
 Progress = Callable[[str], None]
 
 
+Played = dict[str, tuple[IntArray, float]]
+"""Per-game tables already played in this invocation, by play key, with their processor time."""
+
+
 def simulate(
     specs: Sequence[RecordSpec],
     *,
@@ -164,26 +177,53 @@ def simulate(
     progress: bool = False,
     use_cache: bool = True,
     label: str = "games",
+    played: Played | None = None,
 ) -> list[dict[str, Any]]:
     """The record of every spec, in order: read from the cache when present, otherwise
-    simulated (in parallel over ``jobs`` processes) and saved."""
+    simulated (in parallel over ``jobs`` processes) and saved.
+
+    Specs with the same play key play their longest run once (extending any table for that
+    key in ``played``, which is updated); each record summarises the first ``games`` rows.
+    """
+    tables: Played = {} if played is None else played
     records: list[dict[str, Any] | None] = [
         load_record(cache_dir, s.key) if use_cache else None for s in specs
     ]
     waiting: dict[str, list[int]] = {}
     for i, spec in enumerate(specs):
         if records[i] is None:
-            waiting.setdefault(spec.game_key, []).append(i)
-    pending = [(key, specs[indices[0]]) for key, indices in waiting.items()]
+            waiting.setdefault(spec.play_key, []).append(i)
 
-    def save_finished(n: int, result: RunResult) -> None:
-        key, _ = pending[n]
-        summary = summarise(result.table)
+    def save(key: str, table: IntArray, seconds: float) -> None:
+        tables[key] = (table, seconds)
         for i in waiting[key]:
-            record = build_record(specs[i], summary, result.seconds)
+            games = specs[i].games
+            share = seconds * games / len(table)
+            record = build_record(specs[i], summarise(table[:games]), share)
             save_record(cache_dir, record)
             records[i] = record
 
-    requests = [RunRequest(s.rules(), s.agents, s.games, s.seed, s.packed) for _, s in pending]
+    pending: list[tuple[str, RecordSpec, int]] = []
+    for key, indices in waiting.items():
+        longest = max(indices, key=lambda i: specs[i].games)
+        have = len(tables[key][0]) if key in tables else 0
+        if have >= specs[longest].games:
+            save(key, *tables[key])
+        else:
+            pending.append((key, specs[longest], have))
+
+    def save_finished(n: int, result: RunResult) -> None:
+        key, _, have = pending[n]
+        table, seconds = result.table, result.seconds
+        if have:
+            earlier, earlier_seconds = tables[key]
+            table = np.concatenate([earlier, table])
+            seconds += earlier_seconds
+        save(key, table, seconds)
+
+    requests = [
+        RunRequest(s.rules(), s.agents, s.games - have, s.seed, s.packed, first_game=have)
+        for _, s, have in pending
+    ]
     run_requests(requests, jobs=jobs, progress=progress, label=label, on_result=save_finished)
     return [r for r in records if r is not None]

@@ -36,6 +36,9 @@ class RunRequest:
     seed: int
     packed: IntArray | None = None
     """The kernel's packed rules, if already computed (saves encoding them per chunk)."""
+    first_game: int = 0
+    """Play games ``first_game .. first_game + games - 1`` (a game's dice depend only on
+    (seed, game number), so a longer run can extend a shorter one already played)."""
 
     @property
     def native(self) -> bool:
@@ -51,9 +54,10 @@ class RunResult:
 
 
 def chunks(request: RunRequest) -> list[tuple[int, int]]:
-    """(first game, games) pieces of ``request``: fixed by the game count alone."""
+    """(first game, games) pieces of ``request``: fixed by the game numbers alone."""
     size = FAST_CHUNK if request.native else PYTHON_CHUNK
-    return [(first, min(size, request.games - first)) for first in range(0, request.games, size)]
+    start, end = request.first_game, request.first_game + request.games
+    return [(first, min(size, end - first)) for first in range(start, end, size)]
 
 
 def play_chunk(request: RunRequest, first: int, games: int) -> tuple[IntArray, float]:

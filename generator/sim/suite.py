@@ -7,13 +7,19 @@
 - Sensitivity: for every engine question on which the simulated variants disagree, each
   variant with that one ruling changed to each value another variant uses, when the changed
   game is still valid; effects on the first player's win rate and the mean number of throws.
+  Each changed run has :data:`SENSITIVITY_GAMES` games, the fewest that keep every effect's
+  95% interval on the win rate within ±:data:`EFFECT_HALF_WIDTH` (see
+  :func:`games_for_effect`).
 
 All runs share one seed (common random numbers: a change's effect is measured on the same
-dice). Records are cached (:mod:`generator.sim.records`), so a warm rerun costs nothing.
+dice). Records are cached (:mod:`generator.sim.records`), so a warm rerun costs nothing; on a
+cold run no game is played twice (a skill-gap run extends the table run of the same pairing,
+and a changed variant that plays like another variant reuses that variant's first games).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +30,8 @@ import numpy as np
 from generator.model.catalog import Catalog
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
-from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, RecordSpec, simulate
-from generator.sim.stats import difference
+from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate
+from generator.sim.stats import Z95, difference
 from generator.sim.variation import (
     Change,
     canonical,
@@ -37,7 +43,22 @@ from generator.sim.variation import (
 BASELINE_GAMES = 40_000
 TABLE_GAMES = 1_000
 SKILL_GAMES = 5_000
-SENSITIVITY_GAMES = 4_000
+EFFECT_HALF_WIDTH = 0.02
+"""The precision target of a sensitivity effect on the first player's win rate: its 95%
+interval (baseline and changed run, half-widths in quadrature) is at most ±2 points."""
+
+
+def games_for_effect(half_width: float, baseline_games: int) -> int:
+    """The fewest games of a changed run that keep the effect's 95% interval within
+    ±``half_width`` in the worst case (a win rate of one half in both runs)."""
+    baseline_half = Z95 * 0.5 / math.sqrt(baseline_games)
+    if baseline_half >= half_width:
+        raise ValueError(f"the baseline alone is wider than ±{half_width}: play more games")
+    changed_half = math.sqrt(half_width**2 - baseline_half**2)
+    return math.ceil((Z95 * 0.5 / changed_half) ** 2)
+
+
+SENSITIVITY_GAMES = games_for_effect(EFFECT_HALF_WIDTH, BASELINE_GAMES)
 RANDOM = FastAgent.RANDOM.label
 TABLE_AGENTS = tuple(a.label for a in FastAgent if a is not FastAgent.RANDOM)
 
@@ -169,6 +190,7 @@ def default_suite(
     """Run (or read from the cache) everything the site needs; see the module docstring."""
     variants = simulated_variants(catalog)
     suite = Suite(seed=seed, variants=[v.id for v in variants])
+    played: Played = {}
 
     def run(specs: list[RecordSpec], label: str) -> list[Record]:
         if log:
@@ -180,6 +202,7 @@ def default_suite(
             progress=progress,
             use_cache=use_cache,
             label=label,
+            played=played,
         )
 
     base_specs = [RecordSpec(v, (RANDOM, RANDOM), BASELINE_GAMES, seed) for v in variants]
