@@ -195,10 +195,11 @@ def sort_by(page: Page, column: int) -> str:
     header = page.locator(HEADERS).nth(column)
     before = header.get_attribute("aria-sort")
     address = page.url
+    label = header_text(page, column)
     header.click()
     page.wait_for_load_state()
     assert page.url == address, (
-        f"clicking header {column + 1} ({header_text(page, column)!r}) went to {page.url} "
+        f"clicking header {column + 1} ({label!r}) went to {page.url} "
         "instead of sorting: a reader clicks the header's text, so it must not be a link "
         "(or the link must not fill the header)"
     )
