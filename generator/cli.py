@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+
 def commands() -> list[str]:
     """Subcommand names: every module in :mod:`generator.commands`, in their ``ORDER``."""
     import generator.commands as package

@@ -34,11 +34,15 @@ def run(args: argparse.Namespace) -> int:
     rules = compile_rules(catalog.resolve(args.variant))
     throws = [t for t, _ in rules.throws]
     if args.throw not in throws:
-        print(f"throw {args.throw} is impossible with these dice; possible: {throws}", file=sys.stderr)
+        print(
+            f"throw {args.throw} is impossible with these dice; possible: {throws}", file=sys.stderr
+        )
         return 2
     try:
         position = (
-            start_position(rules) if args.position == "start" else parse_position(rules, args.position)
+            start_position(rules)
+            if args.position == "start"
+            else parse_position(rules, args.position)
         )
     except ValueError as error:
         print(f"bad position: {error}", file=sys.stderr)
