@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from generator.engine.rules import compile_rules
+from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.equivalence import Verdict, compare_rulings, sampled_agreement, swapped_rules
@@ -39,6 +40,8 @@ class Cell:
     ruling: Ruling | None
     label: str
     differs: bool
+    detail: str = ""
+    """The full reading of the value (an equipment title, say), shown as the link's tooltip."""
 
 
 @dataclass(frozen=True)
@@ -93,13 +96,101 @@ def comparison_rows(ctx: SiteContext, comparer: Comparer) -> list[Row]:
     rows = []
     for question in ctx.catalog.questions.values():
         rulings = {vid: r.rulings.get(question.id) for vid, r in ctx.resolved.items()}
-        labels = {vid: value_label(r.value) if r else "—" for vid, r in rulings.items()}
+        labels = _row_labels(ctx.catalog.equipment, question.id, rulings)
         common = Counter(labels.values()).most_common(1)[0][0]
         cells = tuple(
-            Cell(vid, rulings[vid], labels[vid], labels[vid] != common) for vid in ctx.resolved
+            Cell(
+                vid,
+                rulings[vid],
+                labels[vid],
+                labels[vid] != common,
+                _detail(ctx.catalog.equipment, question.id, rulings[vid]),
+            )
+            for vid in ctx.resolved
         )
         rows.append(Row(question, cells, _row_status(question, rulings, comparer)))
     return rows
+
+
+def _row_labels(
+    equipment: Equipment, question: str, rulings: dict[str, Ruling | None]
+) -> dict[str, str]:
+    """Short labels for one row. Different values must read differently (a reader filtering
+    the rows that differ compares what the cells say), so where two short labels collide the
+    whole row falls back to the full reading of each value."""
+    short = {
+        vid: short_label(equipment, question, r.value) if r else "—" for vid, r in rulings.items()
+    }
+    full = {vid: value_label(r.value) if r else "—" for vid, r in rulings.items()}
+    by_label: dict[str, set[str]] = {}
+    for vid, r in rulings.items():
+        by_label.setdefault(short[vid], set()).add(full[vid])
+    return full if any(len(values) > 1 for values in by_label.values()) else short
+
+
+def short_label(equipment: Equipment, question: str, value: Any) -> str:
+    """A few words a reader can scan in a table cell, made from the data: the equipment's
+    name (its title up to the first bracket or semicolon), the throws a set of dice can make,
+    or the machine value with its hyphens read as spaces."""
+    if isinstance(value, str):
+        if question == "dice" and value in equipment.dice:
+            return "throws " + _throw_ranges([t for t, _ in equipment.dice[value].table()])
+        kinds: dict[str, Any] = {"board": equipment.boards, "route": equipment.routes}
+        if question in kinds and value in kinds[question]:
+            return _title_head(kinds[question][value].title)
+        return value.replace("-", " ")
+    if isinstance(value, dict) and "per_piece" in value:
+        throws = sorted(
+            {t for p in value["per_piece"] if isinstance(p["throws"], list) for t in p["throws"]}
+        )
+        return f"{len(value['per_piece'])} named pieces, throws " + _throw_ranges(throws)
+    if isinstance(value, dict) and "throws" in value:
+        square = value.get("square")
+        where = "to its step" if square == "throw" else f"to step {square}"
+        return f"{_entry_throws(value['throws'])} {where}"
+    return value_label(value)
+
+
+def _detail(equipment: Equipment, question: str, ruling: Ruling | None) -> str:
+    if ruling is None:
+        return ""
+    value = ruling.value
+    for kind, items in (
+        ("board", equipment.boards),
+        ("route", equipment.routes),
+        ("dice", equipment.dice),
+    ):
+        if question == kind and isinstance(value, str) and value in items:
+            return str(items[value].title)
+    return value_label(value)
+
+
+def _title_head(title: str) -> str:
+    """ "The Ur board (a 3 × 8 grid ...)" -> "Ur board"."""
+    head = title.split(" (")[0].split(";")[0].strip()
+    head = head[4:] if head.startswith("The ") else head
+    return head[:1].upper() + head[1:]
+
+
+def _entry_throws(throws: Any) -> str:
+    if throws == "any":
+        return "any throw"
+    if isinstance(throws, list):
+        return "throw " + _throw_ranges(throws)
+    return str(throws)
+
+
+def _throw_ranges(throws: list[int]) -> str:
+    """[0, 1, 2, 3, 4] -> "0–4"; [1, 2, 3, 4, 6, 8] -> "1–4, 6, 8"."""
+    runs: list[list[int]] = []
+    for t in sorted(set(throws)):
+        if runs and t == runs[-1][-1] + 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return ", ".join(
+        f"{run[0]}–{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs
+    )
 
 
 def _row_status(question: Question, rulings: dict[str, Ruling | None], comparer: Comparer) -> str:
@@ -159,16 +250,24 @@ def compare_index(ctx: SiteContext, comparer: Comparer) -> dict[str, str]:
         (ctx.catalog.variants[a], ctx.catalog.variants[b])
         for a, b in itertools.combinations(ctx.variant_ids, 2)
     ]
+    fm = ctx.front_matter(
+        "Compare the rulebooks",
+        "Every rule question against every variant, with the differences that change play.",
+    )
+    # The table is the page: the table of contents would only take width from it.
+    fm["hide"] = ["toc"]
+    pair_groups = [
+        (ctx.catalog.variants[first], [ctx.catalog.variants[b] for b in ctx.variant_ids[i + 1 :]])
+        for i, first in enumerate(ctx.variant_ids[:-1])
+    ]
     text = render(
         env,
         "compare.md.j2",
-        fm=ctx.front_matter(
-            "Compare the rulebooks",
-            "Every rule question against every variant, with the differences that change play.",
-        ),
+        fm=fm,
         rows=rows,
         variants=[ctx.catalog.variants[v] for v in ctx.variant_ids],
         pairs=pairs,
+        pair_groups=pair_groups,
         link=ctx.linker(page),
         target=ctx.ruling_target,
         question_page=question_page,

@@ -29,21 +29,32 @@
       return descending ? -order : order;
     });
     rows.forEach(function (row) { body.appendChild(row); });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) { th.removeAttribute("aria-sort"); });
+    Array.prototype.forEach.call(header.parentNode.cells, function (th) {
+      if (th.hasAttribute("data-sortable")) { th.setAttribute("aria-sort", "none"); }
+    });
     header.setAttribute("aria-sort", descending ? "descending" : "ascending");
   }
 
   function initTable(table) {
     if (table.getAttribute("data-sort-ready") === "true" || !table.tHead) { return; }
     table.setAttribute("data-sort-ready", "true");
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
+    var headers = table.tHead.rows[table.tHead.rows.length - 1].cells;
+    Array.prototype.forEach.call(headers, function (th, index) {
       if (!th.hasAttribute("data-sortable")) { return; }
-      th.setAttribute("tabindex", "0");
-      th.setAttribute("role", "columnheader");
       th.title = "Sort by this column";
-      th.addEventListener("click", function () { sortBy(table, th, index); });
-      th.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sortBy(table, th, index); }
+      if (!th.hasAttribute("aria-sort")) { th.setAttribute("aria-sort", "none"); }
+      // The sort control a keyboard reaches: the generated <button>, or the header itself
+      // in tables written without one. A click anywhere in the header sorts, except on a
+      // link in it (the comparison's small link to each rulebook).
+      if (!th.querySelector("button")) {
+        th.setAttribute("tabindex", "0");
+        th.addEventListener("keydown", function (event) {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sortBy(table, th, index); }
+        });
+      }
+      th.addEventListener("click", function (event) {
+        if (event.target.closest && event.target.closest("a")) { return; }
+        sortBy(table, th, index);
       });
     });
   }
