@@ -181,3 +181,20 @@ def test_citation_formats() -> None:
     assert c.bibtex().startswith("@misc{urvariants:gb-dice,")
     csl = json.loads(c.csl_text())
     assert csl["type"] == "webpage" and csl["issued"] == {"date-parts": [[2026, 11, 30]]}
+
+
+def test_comparison_labels_are_short_and_tell_different_values_apart(catalog: Catalog) -> None:
+    from generator.site.compare_pages import _row_labels, short_label
+
+    dice = next(iter(catalog.equipment.dice.values()))
+    throws = [t for t, _ in dice.table()]
+    label = short_label(catalog.equipment, "dice", dice.id)
+    assert label.startswith("throws ") and str(throws[0]) in label and dice.id not in label
+    assert short_label(catalog.equipment, "start", "highest-throw") == "highest throw"
+    # Two different values whose short labels would collide: the row falls back to full labels.
+    game = catalog.resolve(next(iter(catalog.variants)))
+    ruling = game.rulings["start"]
+    other = type(ruling)(**{**ruling.__dict__, "id": "x", "value": "highest throw"})
+    same = type(ruling)(**{**ruling.__dict__, "id": "y", "value": "highest-throw"})
+    labels = _row_labels(catalog.equipment, "start", {"a": other, "b": same})
+    assert labels["a"] != labels["b"]

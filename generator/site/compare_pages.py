@@ -123,7 +123,7 @@ def _row_labels(
     }
     full = {vid: value_label(r.value) if r else "—" for vid, r in rulings.items()}
     by_label: dict[str, set[str]] = {}
-    for vid, r in rulings.items():
+    for vid in rulings:
         by_label.setdefault(short[vid], set()).add(full[vid])
     return full if any(len(values) > 1 for values in by_label.values()) else short
 
