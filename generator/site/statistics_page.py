@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from generator.site.generate import Measurements
     from generator.site.pipeline import BuildOptions
 
-EXACT_PIECES = (1, 2, 3)
+EXACT_PIECES = (1, 2)
 """Piece counts solved exactly for every simulated variant (more is out of reach here)."""
-MAX_SOLVED_PIECES = 4
+MAX_SOLVED_PIECES = 3
 """A variant whose own piece count is at most this is also solved as played."""
 
 
@@ -47,8 +47,10 @@ class Statistics:
 def solve_exact(
     ctx: SiteContext, options: BuildOptions
 ) -> tuple[dict[str, list[ExactValue]], dict[str, str]]:
-    """Perfect-play values of every simulated variant with 1 to 3 pieces (and its own count
-    when that is at most 4), cached under ``.cache/solve``."""
+    """Perfect-play values of every simulated variant with 1 and 2 pieces (and its own count
+    when that is at most 3), cached under ``.cache/solve``. Three-piece solves of every variant
+    (the 27-square routes and the named tablet pieces are large) would take most of a cold
+    build; ``ur-variants solve VARIANT --pieces 3`` computes any of them on demand."""
     from generator.sim.solve import SolveRefused, solve, with_pieces
 
     cache = options.root / ".cache" / "solve"
