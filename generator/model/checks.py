@@ -261,7 +261,7 @@ def _termination(
     entry = values["entry"]
     rules = entry.get("per_piece", [entry])
     exact = values["bearing-off"] == "exact"
-    reach_off = _steps_reaching_off(length, throws, exact)
+    reach_off = steps_reaching_off(length, throws, exact)
     for rule in rules:
         allowed = throws if rule["throws"] == "any" else [t for t in rule["throws"] if t in throws]
         if not allowed:
@@ -285,7 +285,7 @@ def _termination(
                 )
 
 
-def _steps_reaching_off(length: int, throws: list[int], exact: bool) -> set[int]:
+def steps_reaching_off(length: int, throws: list[int], exact: bool) -> set[int]:
     """Route steps from which some sequence of throws bears the piece off (ignoring blocks)."""
     off = length + 1
     good = {off}

@@ -18,6 +18,7 @@ import yaml
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
+from generator.model.checks import steps_reaching_off
 from generator.model.equipment import Equipment
 from generator.model.values import VALUE_CHECKS
 from generator.model.variant import ResolvedVariant
@@ -123,23 +124,9 @@ def playable_problem(variant: ResolvedVariant) -> str | None:
     except (KeyError, TypeError, ValueError) as error:
         return f"the engine cannot compile it: {error}"
     throws = [t for t, p in rules.throws if t > 0 and p > 0]
-    finishing = _steps_that_can_finish(rules.route_length, throws, rules.exact_bear_off)
+    finishing = steps_reaching_off(rules.route_length, throws, rules.exact_bear_off)
     for piece in rules.entry:
         squares = {piece.target(t) for t in throws if piece.allows(t)}
         if not squares or not squares & finishing:
             return "some piece can never enter, or never bear off: the game cannot end"
     return None
-
-
-def _steps_that_can_finish(length: int, throws: list[int], exact: bool) -> set[int]:
-    off = length + 1
-    good = {off}
-    for step in range(length, 0, -1):
-        for throw in throws:
-            target = step + throw
-            if target > off and not exact:
-                target = off
-            if target in good:
-                good.add(step)
-                break
-    return good
