@@ -112,17 +112,24 @@ class EncodedRules:
         return np.concatenate([header, *segments]).astype(np.int64)
 
 
-def encode_rules(rules: Rules) -> EncodedRules:
-    """Flatten ``rules`` into :class:`EncodedRules`."""
+def numbered_route_cells(rules: Rules) -> tuple[dict[str, int], IntArray]:
+    """Number the cells the routes use (light's first, in route order) and give each side's
+    route as cell numbers: ``route[side, progress]``, -1 in hand (0) and borne off (L + 1)."""
     cell_ids: dict[str, int] = {}
     for side in Side:
         for cell in rules.cells[side]:
             cell_ids.setdefault(cell, len(cell_ids))
-    length = rules.route_length
-    route_cells = np.full((2, length + 2), -1, dtype=np.int64)
+    route = np.full((2, rules.route_length + 2), -1, dtype=np.int64)
     for side in Side:
         for step, cell in enumerate(rules.cells[side], start=1):
-            route_cells[side, step] = cell_ids[cell]
+            route[side, step] = cell_ids[cell]
+    return cell_ids, route
+
+
+def encode_rules(rules: Rules) -> EncodedRules:
+    """Flatten ``rules`` into :class:`EncodedRules`."""
+    cell_ids, route_cells = numbered_route_cells(rules)
+    length = rules.route_length
     attackable = np.zeros(len(cell_ids), dtype=np.bool_)
     extra_cell = np.zeros(len(cell_ids), dtype=np.bool_)
     # Enemies only ever meet on cells both routes pass through; marking the others would not

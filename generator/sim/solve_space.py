@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.engine.position import Position
-from generator.engine.rules import EntryRule, Rules, Side
+from generator.engine.rules import EntryRule, Rules
+from generator.sim.encode import numbered_route_cells
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -121,15 +122,8 @@ def colour_symmetric(rules: Rules) -> bool:
 
 def geometry(rules: Rules) -> Geometry:
     """Flatten ``rules`` into the arrays the solver's kernels read."""
-    cell_ids: dict[str, int] = {}
-    for side in Side:
-        for cell in rules.cells[side]:
-            cell_ids.setdefault(cell, len(cell_ids))
+    cell_ids, cells = numbered_route_cells(rules)
     off = rules.off
-    cells = np.full((2, off + 1), -1, dtype=np.int64)
-    for side in Side:
-        for step, cell in enumerate(rules.cells[side], start=1):
-            cells[side, step] = cell_ids[cell]
     attackable = np.zeros(len(cell_ids), dtype=np.bool_)
     extra_cell = np.zeros(len(cell_ids), dtype=np.bool_)
     for cell, ident in cell_ids.items():
