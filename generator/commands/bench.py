@@ -29,18 +29,16 @@ def line(name: str, value: float, unit: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from generator.commands._catalog import load_or_report
     from generator.engine.rules import compile_rules
-    from generator.model.catalog import CatalogError, load_valid_catalog
     from generator.sim import fast
     from generator.sim.encode import encode_rules
     from generator.sim.published import finkel_variant
     from generator.sim.records import DEFAULT_SEED
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    try:
-        catalog = load_valid_catalog(args.root / "variants")
-    except CatalogError as error:
-        print(error, file=sys.stderr)
+    catalog = load_or_report(args.root)
+    if catalog is None:
         return 1
     variant = finkel_variant(catalog)
     if variant is None:

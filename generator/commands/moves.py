@@ -17,19 +17,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.commands._catalog import load_or_report, unknown_variants
     from generator.engine.moves import successors
     from generator.engine.position import format_position, parse_position, start_position
     from generator.engine.rules import compile_rules
-    from generator.model.catalog import CatalogError, load_valid_catalog
 
-    try:
-        catalog = load_valid_catalog(args.root / "variants")
-    except CatalogError as error:
-        print(error, file=sys.stderr)
+    catalog = load_or_report(args.root)
+    if catalog is None:
         return 1
-    if args.variant not in catalog.variants:
-        known = ", ".join(sorted(catalog.variants))
-        print(f"unknown variant {args.variant!r}; known: {known}", file=sys.stderr)
+    if problem := unknown_variants(catalog, [args.variant]):
+        print(problem, file=sys.stderr)
         return 2
     rules = compile_rules(catalog.resolve(args.variant))
     throws = [t for t, _ in rules.throws]

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from generator.model.catalog import CatalogError, load_valid_catalog
+    from generator.commands._catalog import load_or_report, unknown_variants
     from generator.sim.agents import NoSolution, UnknownAgent, check_agent_name, exact_solution
     from generator.sim.records import DEFAULT_SEED, RecordSpec, simulate
     from generator.sim.variation import parse_change, playable_problem, with_change
@@ -63,15 +63,11 @@ def run(args: argparse.Namespace) -> int:
     if len(agents) != 2:
         print("--agents takes two agents separated by a comma, e.g. greedy,random", file=sys.stderr)
         return 2
-    try:
-        catalog = load_valid_catalog(args.root / "variants")
-    except CatalogError as error:
-        print(error, file=sys.stderr)
+    catalog = load_or_report(args.root)
+    if catalog is None:
         return 1
-    unknown = [v for v in args.variants if v not in catalog.variants]
-    if unknown:
-        known = ", ".join(sorted(catalog.variants))
-        print(f"unknown variant(s) {', '.join(unknown)}; known: {known}", file=sys.stderr)
+    if problem := unknown_variants(catalog, args.variants):
+        print(problem, file=sys.stderr)
         return 2
     try:
         changes = [parse_change(text) for text in args.set]

@@ -35,19 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.commands._catalog import load_or_report, unknown_variants
     from generator.engine.rules import compile_rules
-    from generator.model.catalog import CatalogError, load_valid_catalog
     from generator.sim.solve import SolveRefused, solve, with_pieces
 
-    try:
-        catalog = load_valid_catalog(args.root / "variants")
-    except CatalogError as error:
-        print(error, file=sys.stderr)
+    catalog = load_or_report(args.root)
+    if catalog is None:
         return 1
-    unknown = [v for v in args.variant if v not in catalog.variants]
-    if unknown:
-        known = ", ".join(sorted(catalog.variants))
-        print(f"unknown variant(s) {', '.join(unknown)}; known: {known}", file=sys.stderr)
+    if problem := unknown_variants(catalog, args.variant):
+        print(problem, file=sys.stderr)
         return 2
     status = 0
     for variant in args.variant:
