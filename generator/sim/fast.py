@@ -20,11 +20,11 @@ every legal move and plays a best one, breaking ties uniformly at random.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import njit, uint64
 
 from generator.sim.encode import (
     H_CAPTURE_EXTRA,
@@ -50,6 +50,13 @@ from generator.sim.encode import (
 )
 
 Function = TypeVar("Function", bound=Callable[..., Any])
+
+ix = uint64
+"""Every array index in the kernels goes through ``ix``. Numba gives a signed index Python's
+meaning, so each access first checks for a negative index and wraps it; an unsigned index
+skips that. Indices here are never negative by construction, and skipping the check makes a
+game about a quarter faster (``ur-variants bench``). ``tests/test_sim_trace.py`` replays
+kernel games of every variant through the reference engine."""
 RngState = npt.NDArray[np.uint64]
 """A one-element array holding a game's xorshift64* state."""
 
@@ -96,6 +103,51 @@ THREAT_WEIGHT = 0.5
 """Greedy's rough chance that a piece within the enemy's reach is hit next throw."""
 
 
+class Header(NamedTuple):
+    """The packed rules' scalars and segment offsets (:mod:`generator.sim.encode`), read once
+    per game: as locals they stay in registers, where reads of ``R`` would be repeated after
+    every write to the state (numba cannot tell that the two arrays never overlap)."""
+
+    pieces: int
+    length: int
+    cells: int
+    width: int
+    distinct: bool
+    exact: bool
+    stack_limit: int
+    defence: int
+    must_move: bool
+    capture_extra: bool
+    route: int
+    attack: int
+    extra_cell: int
+    throw_extra: int
+    entry_allowed: int
+    entry_square: int
+
+
+@kernel(_nrt=False)
+def header(R: IntArray) -> Header:
+    return Header(
+        R[H_PIECES],
+        R[H_LENGTH],
+        R[H_CELLS],
+        R[H_WIDTH],
+        R[H_DISTINCT] != 0,
+        R[H_EXACT] != 0,
+        R[H_STACK],
+        R[H_DEFENCE],
+        R[H_MUST_MOVE] != 0,
+        R[H_CAPTURE_EXTRA] != 0,
+        R[O_ROUTE],
+        R[O_ATTACK],
+        R[O_EXTRA_CELL],
+        R[O_THROW_EXTRA],
+        R[O_ENTRY_ALLOWED],
+        R[O_ENTRY_SQUARE],
+    )
+
+
 @kernel()
 def splitmix64(z: np.uint64) -> np.uint64:
     z = z + GOLDEN
@@ -132,22 +184,18 @@ def below(rng: RngState, n: int) -> int:
 
 @kernel(_nrt=False)
 def draw_throw(R: IntArray, rng: RngState) -> int:
+    """A throw: the number of cumulative thresholds the random bits pass picks its value
+    (counted without an early exit, which the processor would mispredict)."""
     u = next_bits(rng)
     k = 0
     base = R[O_THRESHOLD]
-    while u >= R[base + k]:
-        k += 1
-    return int(R[R[O_THROW] + k])
-
-
-@kernel(_nrt=False)
-def route_cell(R: IntArray, side: int, progress: int) -> int:
-    """The cell id of ``progress`` on ``side``'s route; -1 in hand and borne off."""
-    return int(R[R[O_ROUTE] + side * (R[H_LENGTH] + 2) + progress])
+    for j in range(R[H_THROWS] - 1):
+        k += u >= R[ix(base + j)]
+    return int(R[ix(R[O_THROW] + k)])
 
 
 @kernel(_nrt=False, inline="always")
-def legal_moves(R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -> int:
+def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -> int:
     """Fill ``mv`` with the legal moves of ``side`` for ``throw``; return how many.
 
     Same rules and order as :func:`generator.engine.moves.legal_moves`: pieces in index order
@@ -156,34 +204,35 @@ def legal_moves(R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -
     """
     if throw <= 0:
         return 0
-    pieces = R[H_PIECES]
-    length = R[H_LENGTH]
-    cells = R[H_CELLS]
-    width = R[H_WIDTH]
-    distinct = R[H_DISTINCT] != 0
-    exact = R[H_EXACT] != 0
-    stack_limit = R[H_STACK]
-    defence = R[H_DEFENCE]
-    route = R[O_ROUTE]
+    pieces = K.pieces
+    length = K.length
+    cells = K.cells
+    width = K.width
+    distinct = K.distinct
+    exact = K.exact
+    stack_limit = K.stack_limit
+    defence = K.defence
+    route = K.route
     other = 1 - side
     off = length + 1
     mine = side * pieces
     own_occ = 2 * pieces + side * cells
     enemy_occ = 2 * pieces + other * cells
-    gives = 1 if throw < width and R[R[O_THROW_EXTRA] + throw] != 0 else 0
+    gives = 1 if throw < width and R[ix(K.throw_extra + throw)] != 0 else 0
     n = 0
+    base = route + side * (length + 2)
     for i in range(pieces):
-        start = S[mine + i]
+        start = S[ix(mine + i)]
         if start == off:
             if distinct:
                 continue
-            break  # sorted: every later piece is borne off too
-        if not distinct and i > 0 and S[mine + i - 1] == start:
+            break
+        if not distinct and i > 0 and S[ix(mine + i - 1)] == start:
             continue
         if start == 0:
-            if throw >= width or R[R[O_ENTRY_ALLOWED] + i * width + throw] == 0:
+            if throw >= width or R[ix(K.entry_allowed + i * width + throw)] == 0:
                 continue
-            square = R[R[O_ENTRY_SQUARE] + i]
+            square = R[ix(K.entry_square + i)]
             target = throw if square < 0 else square
         else:
             target = start + throw
@@ -193,51 +242,51 @@ def legal_moves(R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -
             target = off
         row = n * MOVE_WIDTH
         if target == off:
-            mv[row + M_PIECE] = i
-            mv[row + M_START] = start
-            mv[row + M_END] = off
-            mv[row + M_CAPTURED] = 0
-            mv[row + M_EXTRA] = gives
-            mv[row + M_REPELLED] = 0
+            mv[ix(row + M_PIECE)] = i
+            mv[ix(row + M_START)] = start
+            mv[ix(row + M_END)] = off
+            mv[ix(row + M_CAPTURED)] = 0
+            mv[ix(row + M_EXTRA)] = gives
+            mv[ix(row + M_REPELLED)] = 0
             n += 1
             continue
-        cell = R[route + side * (length + 2) + target]
-        here = S[own_occ + cell]
-        if R[route + side * (length + 2) + start] == cell:
+        cell = R[ix(base + target)]
+        here = S[ix(own_occ + cell)]
+        if R[ix(base + start)] == cell:
             here -= 1
         if here >= stack_limit:
             continue
-        defenders = S[enemy_occ + cell]
+        defenders = S[ix(enemy_occ + cell)]
         if defenders > 0:
-            if R[R[O_ATTACK] + cell] == 0:
+            if R[ix(K.attack + cell)] == 0:
                 continue
             if defence > 0 and defenders >= defence:
-                mv[row + M_PIECE] = i
-                mv[row + M_START] = start
-                mv[row + M_END] = 0
-                mv[row + M_CAPTURED] = 0
-                mv[row + M_EXTRA] = gives
-                mv[row + M_REPELLED] = 1
+                mv[ix(row + M_PIECE)] = i
+                mv[ix(row + M_START)] = start
+                mv[ix(row + M_END)] = 0
+                mv[ix(row + M_CAPTURED)] = 0
+                mv[ix(row + M_EXTRA)] = gives
+                mv[ix(row + M_REPELLED)] = 1
                 n += 1
                 continue
         extra = gives
-        if R[R[O_EXTRA_CELL] + cell] != 0 or (defenders > 0 and R[H_CAPTURE_EXTRA] != 0):
+        if R[ix(K.extra_cell + cell)] != 0 or (defenders > 0 and K.capture_extra):
             extra = 1
-        mv[row + M_PIECE] = i
-        mv[row + M_START] = start
-        mv[row + M_END] = target
-        mv[row + M_CAPTURED] = defenders
-        mv[row + M_EXTRA] = extra
-        mv[row + M_REPELLED] = 0
+        mv[ix(row + M_PIECE)] = i
+        mv[ix(row + M_START)] = start
+        mv[ix(row + M_END)] = target
+        mv[ix(row + M_CAPTURED)] = defenders
+        mv[ix(row + M_EXTRA)] = extra
+        mv[ix(row + M_REPELLED)] = 0
         n += 1
-    if n > 0 and R[H_MUST_MOVE] == 0:
+    if n > 0 and not K.must_move:
         row = n * MOVE_WIDTH
-        mv[row + M_PIECE] = -1
-        mv[row + M_START] = -1
-        mv[row + M_END] = -1
-        mv[row + M_CAPTURED] = 0
-        mv[row + M_EXTRA] = gives
-        mv[row + M_REPELLED] = 0
+        mv[ix(row + M_PIECE)] = -1
+        mv[ix(row + M_START)] = -1
+        mv[ix(row + M_END)] = -1
+        mv[ix(row + M_CAPTURED)] = 0
+        mv[ix(row + M_EXTRA)] = gives
+        mv[ix(row + M_REPELLED)] = 0
         n += 1
     return n
 
@@ -245,46 +294,59 @@ def legal_moves(R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -
 @kernel(_nrt=False)
 def sort_side(S: IntArray, first: int, count: int) -> None:
     for i in range(first + 1, first + count):
-        value = S[i]
+        value = S[ix(i)]
         j = i - 1
-        while j >= first and S[j] > value:
-            S[j + 1] = S[j]
+        while j >= first and S[ix(j)] > value:
+            S[ix(j + 1)] = S[ix(j)]
             j -= 1
-        S[j + 1] = value
+        S[ix(j + 1)] = value
 
 
 @kernel(_nrt=False, inline="always")
-def apply_move(R: IntArray, S: IntArray, side: int, mv: IntArray, m: int) -> None:
+def settle(S: IntArray, first: int, i: int, last: int) -> None:
+    """Restore the ascending order of ``S[first..last]`` after ``S[i]`` alone changed."""
+    value = S[ix(i)]
+    while i < last and S[ix(i + 1)] < value:
+        S[ix(i)] = S[ix(i + 1)]
+        i += 1
+    while i > first and S[ix(i - 1)] > value:
+        S[ix(i)] = S[ix(i - 1)]
+        i -= 1
+    S[ix(i)] = value
+
+
+@kernel(_nrt=False, inline="always")
+def apply_move(K: Header, R: IntArray, S: IntArray, side: int, mv: IntArray, m: int) -> None:
     """Play move ``m`` of ``mv`` in place (a pass changes nothing on the board)."""
     row = m * MOVE_WIDTH
-    piece = mv[row + M_PIECE]
+    piece = mv[ix(row + M_PIECE)]
     if piece < 0:
         return
-    pieces = R[H_PIECES]
-    cells = R[H_CELLS]
-    stride = R[H_LENGTH] + 2
-    route = R[O_ROUTE]
+    pieces = K.pieces
+    cells = K.cells
+    stride = K.length + 2
+    route = K.route
     other = 1 - side
     own_occ = 2 * pieces + side * cells
-    before = R[route + side * stride + mv[row + M_START]]
+    before = R[ix(route + side * stride + mv[ix(row + M_START)])]
     if before >= 0:
-        S[own_occ + before] -= 1
-    end = mv[row + M_END]
-    S[side * pieces + piece] = end
-    after = R[route + side * stride + end]
+        S[ix(own_occ + before)] -= 1
+    end = mv[ix(row + M_END)]
+    S[ix(side * pieces + piece)] = end
+    after = R[ix(route + side * stride + end)]
     if after >= 0:
-        S[own_occ + after] += 1
-    distinct = R[H_DISTINCT] != 0
-    if mv[row + M_CAPTURED] > 0:
+        S[ix(own_occ + after)] += 1
+    distinct = K.distinct
+    if mv[ix(row + M_CAPTURED)] > 0:
         theirs = other * pieces
         for j in range(pieces):
-            if R[route + other * stride + S[theirs + j]] == after:
-                S[theirs + j] = 0
-        S[2 * pieces + other * cells + after] = 0
+            if R[ix(route + other * stride + S[ix(theirs + j)])] == after:
+                S[ix(theirs + j)] = 0
+        S[ix(2 * pieces + other * cells + after)] = 0
         if not distinct:
             sort_side(S, theirs, pieces)
     if not distinct:
-        sort_side(S, side * pieces, pieces)
+        settle(S, side * pieces, side * pieces + piece, side * pieces + pieces - 1)
 
 
 @kernel(_nrt=False)
@@ -292,7 +354,7 @@ def all_off(R: IntArray, S: IntArray, side: int) -> bool:
     pieces = R[H_PIECES]
     off = R[H_LENGTH] + 1
     for i in range(pieces):  # noqa: SIM110 (a generator is slower in the kernel)
-        if S[side * pieces + i] != off:
+        if S[ix(side * pieces + i)] != off:
             return False
     return True
 
@@ -315,33 +377,33 @@ def threatened(R: IntArray, S: IntArray, side: int) -> tuple[int, int]:
     reach = 2 * pieces + 2 * cells
     other = 1 - side
     for j in range(pieces):
-        q = S[other * pieces + j]
+        q = S[ix(other * pieces + j)]
         if q == length + 1:
             continue
         for k in range(R[H_THROWS]):
-            t = R[R[O_THROW] + k]
+            t = R[ix(R[O_THROW] + k)]
             if t <= 0:
                 continue
             if q == 0:
-                if R[R[O_ENTRY_ALLOWED] + j * width + t] == 0:
+                if R[ix(R[O_ENTRY_ALLOWED] + j * width + t)] == 0:
                     continue
-                square = R[R[O_ENTRY_SQUARE] + j]
+                square = R[ix(R[O_ENTRY_SQUARE] + j)]
                 target = t if square < 0 else square
             else:
                 target = q + t
             if target <= length:
-                S[reach + R[route + other * stride + target]] = 1
+                S[ix(reach + R[route + other * stride + target])] = 1
     count = 0
     progress = 0
     for i in range(pieces):
-        p = S[side * pieces + i]
-        cell = R[route + side * stride + p]
-        exposed = cell >= 0 and R[R[O_ATTACK] + cell] != 0 and S[reach + cell] != 0
-        if exposed and not (defence > 0 and S[2 * pieces + side * cells + cell] >= defence):
+        p = S[ix(side * pieces + i)]
+        cell = R[ix(route + side * stride + p)]
+        exposed = cell >= 0 and R[ix(R[O_ATTACK] + cell)] != 0 and S[ix(reach + cell)] != 0
+        if exposed and not (defence > 0 and S[ix(2 * pieces + side * cells + cell)] >= defence):
             count += 1
             progress += p
     for c in range(cells):
-        S[reach + c] = 0
+        S[ix(reach + c)] = 0
     return count, progress
 
 
@@ -350,8 +412,8 @@ def mean_throw(R: IntArray) -> float:
     total = 0.0
     previous = 0
     for k in range(R[H_THROWS]):
-        threshold = R[R[O_THRESHOLD] + k]
-        total += R[R[O_THROW] + k] * float(threshold - previous)
+        threshold = R[ix(R[O_THRESHOLD] + k)]
+        total += R[ix(R[O_THROW] + k)] * float(threshold - previous)
         previous = threshold
     return total / float(previous)
 
@@ -368,14 +430,21 @@ def evaluate(R: IntArray, S: IntArray, side: int) -> float:
     pieces = R[H_PIECES]
     value = 0.0
     for i in range(pieces):
-        value += S[side * pieces + i] - S[(1 - side) * pieces + i]
+        value += S[ix(side * pieces + i)] - S[ix((1 - side) * pieces + i)]
     _, at_risk = threatened(R, S, side)
     return value - THREAT_WEIGHT * at_risk
 
 
 @kernel(_nrt=False)
 def move_score(
-    agent: int, R: IntArray, S: IntArray, side: int, mv: IntArray, m: int, scratch: IntArray
+    agent: int,
+    K: Header,
+    R: IntArray,
+    S: IntArray,
+    side: int,
+    mv: IntArray,
+    m: int,
+    scratch: IntArray,
 ) -> float:
     """How much ``agent`` likes move ``m``; the agent plays a best-scoring move.
 
@@ -387,7 +456,7 @@ def move_score(
     """
     row = m * MOVE_WIDTH
     off = R[H_LENGTH] + 1
-    piece = mv[row + M_PIECE]
+    piece = mv[ix(row + M_PIECE)]
     if agent == RANDOM:
         return 0.0
     if agent == FIRST:
@@ -395,21 +464,21 @@ def move_score(
     if agent == LAST:
         return float(m)
     if agent == CAPTURE:
-        return 1.0 if mv[row + M_CAPTURED] > 0 else 0.0
+        return 1.0 if mv[ix(row + M_CAPTURED)] > 0 else 0.0
     if agent == EXTRA:
-        return 1.0 if mv[row + M_EXTRA] != 0 else 0.0
+        return 1.0 if mv[ix(row + M_EXTRA)] != 0 else 0.0
     if agent == REARMOST:
-        return -1.0 - off if piece < 0 else float(-mv[row + M_START])
+        return -1.0 - off if piece < 0 else float(-mv[ix(row + M_START)])
     if agent == BEAR_OFF:
-        return 1.0 if mv[row + M_END] == off else 0.0
+        return 1.0 if mv[ix(row + M_END)] == off else 0.0
     for k in range(S.shape[0]):
-        scratch[k] = S[k]
-    apply_move(R, scratch, side, mv, m)
+        scratch[ix(k)] = S[ix(k)]
+    apply_move(K, R, scratch, side, mv, m)
     if agent == SAFE:
         count, _ = threatened(R, scratch, side)
         return float(-count)
     value = evaluate(R, scratch, side)
-    if mv[row + M_EXTRA] != 0:
+    if mv[ix(row + M_EXTRA)] != 0:
         value += mean_throw(R)
     return value
 
@@ -417,6 +486,7 @@ def move_score(
 @kernel(_nrt=False, inline="always")
 def choose(
     agent: int,
+    K: Header,
     R: IntArray,
     S: IntArray,
     side: int,
@@ -438,8 +508,8 @@ def choose(
     best = -1.0e300
     ties = 0
     for m in range(n):
-        s = move_score(agent, R, S, side, mv, m, scratch)
-        scores[m] = s
+        s = move_score(agent, K, R, S, side, mv, m, scratch)
+        scores[ix(m)] = s
         if s > best:
             best = s
             ties = 1
@@ -447,7 +517,7 @@ def choose(
             ties += 1
     pick = 0 if ties == 1 else below(rng, ties)
     for m in range(n):
-        if scores[m] == best:
+        if scores[ix(m)] == best:
             if pick == 0:
                 return m
             pick -= 1
@@ -473,14 +543,15 @@ def play_game(
     ``trace[t] = (throw, moves available, chosen index or -1, side to move after, *light,
     *dark)``. Returns the number of throws; the winner stays -1 if ``max_throws`` ran out.
 
-    ``S``, ``scratch``, ``mv`` and ``scores`` are work arrays (see :func:`work_arrays`); the
+    ``S``, ``scratch``, ``mv`` and ``scores`` are work arrays (sized as in :func:`play_batch`); the
     caller allocates them once, so this function needs no memory management at all."""
-    pieces = R[H_PIECES]
-    length = R[H_LENGTH]
+    K = header(R)
+    pieces = K.pieces
+    length = K.length
     off = length + 1
-    width = R[H_WIDTH]
+    width = K.width
     for k in range(S.shape[0]):
-        S[k] = 0
+        S[ix(k)] = 0
     passes = moves = captures = rosettes = extras = 0
     for f in range(result.shape[0]):
         result[f] = 0
@@ -490,27 +561,28 @@ def play_game(
     while throws < max_throws:
         throw = draw_throw(R, rng)
         throws += 1
-        n = legal_moves(R, S, side, throw, mv)
+        n = legal_moves(K, R, S, side, throw, mv)
         won = False
         m = -1
         if n == 0:
             passes += 1
-            again = throw < width and R[R[O_THROW_EXTRA] + throw] != 0
+            again = throw < width and R[ix(K.throw_extra + throw)] != 0
         else:
             agent = agent_dark if side else agent_light
-            m = choose(agent, R, S, side, mv, n, scores, scratch, rng)
+            m = choose(agent, K, R, S, side, mv, n, scores, scratch, rng)
             row = m * MOVE_WIDTH
-            again = mv[row + M_EXTRA] != 0
-            if mv[row + M_PIECE] < 0:
+            again = mv[ix(row + M_EXTRA)] != 0
+            if mv[ix(row + M_PIECE)] < 0:
                 passes += 1
             else:
                 moves += 1
-                if mv[row + M_CAPTURED] > 0:
+                if mv[ix(row + M_CAPTURED)] > 0:
                     captures += 1
-                end = mv[row + M_END]
-                if 1 <= end <= length and R[R[O_EXTRA_CELL] + route_cell(R, side, end)] != 0:
+                end = mv[ix(row + M_END)]
+                route = K.route + side * (length + 2)
+                if 1 <= end <= length and R[ix(K.extra_cell + R[ix(route + end)])] != 0:
                     rosettes += 1
-                apply_move(R, S, side, mv, m)
+                apply_move(K, R, S, side, mv, m)
                 won = end == off and all_off(R, S, side)
         if won:
             again = False
@@ -524,12 +596,12 @@ def play_game(
             trace[t, 2] = m
             trace[t, 3] = next_side
             for i in range(2 * pieces):
-                trace[t, 4 + i] = S[i]
+                trace[t, 4 + i] = S[ix(i)]
         if won:
             result[WINNER] = side
             loser_off = 0
             for i in range(pieces):
-                if S[(1 - side) * pieces + i] == off:
+                if S[ix((1 - side) * pieces + i)] == off:
                     loser_off += 1
             result[LOSER_OFF] = loser_off
             break
@@ -594,9 +666,10 @@ def score_moves(
     (for Python-side agents and tests); returns the number of moves."""
     mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
     scratch = np.zeros(S.shape[0], dtype=np.int64)
-    n = legal_moves(R, S, side, throw, mv)
+    K = header(R)
+    n = legal_moves(K, R, S, side, throw, mv)
     for m in range(n):
-        scores[m] = move_score(agent, R, S, side, mv, m, scratch)
+        scores[m] = move_score(agent, K, R, S, side, mv, m, scratch)
     return n
 
 
