@@ -4,15 +4,18 @@ constants, the structure is what is tested."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import pytest
 from conftest import repository_catalog
 
 from generator.sim import records as records_module
 from generator.sim import suite as suite_module
-from generator.sim.suite import default_suite
+from generator.sim.suite import Effect, default_suite
 from generator.sim.variation import canonical, disagreements
+from generator.site.statistics_page import chance_check
 
 
 @pytest.fixture
@@ -57,3 +60,30 @@ def test_suite_structure_and_warm_rerun(
     monkeypatch.setattr(records_module, "run_requests", refuse)
     again = default_suite(catalog, seed=3, jobs=1, cache_dir=tmp_path)
     assert [r["key"] for r in again.records()] == keys
+
+
+@dataclass(frozen=True)
+class FakeEffect:
+    same_game: bool
+    win_rate: dict[str, float]
+    throws: dict[str, float]
+
+
+def interval(low: float, high: float) -> dict[str, float]:
+    return {"estimate": (low + high) / 2, "low": low, "high": high}
+
+
+def test_chance_check_counts_intervals_that_exclude_zero() -> None:
+    effects = [
+        FakeEffect(False, interval(0.001, 0.02), interval(-3.0, 1.0)),
+        FakeEffect(False, interval(-0.01, 0.01), interval(-9.0, -2.0)),
+        FakeEffect(False, interval(-0.03, -0.002), interval(4.0, 8.0)),
+        FakeEffect(True, interval(0.0, 0.0), interval(0.0, 0.0)),  # plays identically
+    ]
+    check = chance_check(cast("list[Effect]", effects))
+    assert check is not None
+    assert check["changes"] == 3
+    assert (check["win_rate_clear"], check["throws_clear"]) == (2, 2)
+    assert check["by_chance"] == pytest.approx(0.15)
+    assert check["win_rate_half_width"] == pytest.approx(0.01)
+    assert chance_check(cast("list[Effect]", effects[3:])) is None

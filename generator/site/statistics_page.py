@@ -8,7 +8,9 @@ sample size and seed that reproduce it.
 
 from __future__ import annotations
 
+import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +142,31 @@ def agent_table(suite: Suite, vid: str) -> list[dict[str, Any]]:
     return [r for _, r in sorted(rows.items()) if "first" in r and "second" in r]
 
 
+def excludes_zero(interval: dict[str, float]) -> bool:
+    return interval["low"] > 0 or interval["high"] < 0
+
+
+def chance_check(effects: Sequence[Effect]) -> dict[str, Any] | None:
+    """How many one-ruling effects look real, against how many would by chance.
+
+    With 95 % intervals, about one in twenty would exclude zero even if no change mattered;
+    fewer here, since the intervals are conservative (:func:`generator.sim.stats.difference`).
+    Changes that leave play identical are left out: their effect is exactly zero.
+    """
+    played = [e for e in effects if not e.same_game]
+    if not played:
+        return None
+    return {
+        "changes": len(played),
+        "win_rate_clear": sum(excludes_zero(e.win_rate) for e in played),
+        "throws_clear": sum(excludes_zero(e.throws) for e in played),
+        "by_chance": len(played) / 20,
+        "win_rate_half_width": statistics.median(
+            (e.win_rate["high"] - e.win_rate["low"]) / 2 for e in played
+        ),
+    }
+
+
 def effects_by_question(suite: Suite | None) -> dict[str, list[Effect]]:
     return suite.by_question() if suite is not None else {}
 
@@ -187,6 +214,7 @@ def statistics_files(ctx: SiteContext, stats: Statistics | None, measured: Measu
         variant_page=variant_page,
         pct=percent,
         skipped=suite.skipped if suite else [],
+        chance=chance_check(suite.effects if suite else []),
     )
 
 
