@@ -428,3 +428,16 @@ def test_bad_yaml_is_reported_at_its_line(
     code, problems = validate(workspace.root, capsys)
     assert code != 0
     assert any(f == "fx.yml" and "not valid YAML" in m for f, _, m in problems), problems
+
+
+def test_child_of_a_broken_parent_points_at_the_parent(
+    workspace: Workspace, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A parent that fails its schema is named as the thing to fix, not as a missing variant."""
+    unknown_key(workspace)
+    code, problems = validate(workspace.root, capsys)
+    assert code != 0
+    child = [(n, m) for f, n, m in problems if f == "fx-child.yml"]
+    assert child == [(workspace.line_of("fx-child.yml", "derives_from:"), child[0][1])], problems
+    assert "fx.yml did not load" in child[0][1]
+    assert "is not a variant" not in child[0][1]

@@ -61,6 +61,8 @@ class Catalog:
     sources: dict[str, Source] = field(default_factory=dict)
     equipment: Equipment = field(default_factory=lambda: Equipment({}, {}, {}))
     variants: dict[str, Variant] = field(default_factory=dict)
+    unreadable: set[str] = field(default_factory=set)
+    """Stems of variant files that failed to load (their own problems say why)."""
 
     def lineage(self, variant_id: str) -> tuple[str, ...]:
         """The variant and its ancestors, nearest first. Assumes no cycle (checked on load)."""
@@ -123,10 +125,9 @@ def load_catalog(root: Path, only: list[Path] | None = None) -> tuple[Catalog, l
     variant_docs: dict[str, Document] = {}
     for path in variant_files(root):
         document = _load(path, problems)
-        if document is None:
-            continue
-        variant = _variant(document, problems)
-        if variant is None:
+        variant = _variant(document, problems) if document is not None else None
+        if document is None or variant is None:
+            catalog.unreadable.add(path.stem)
             continue
         if variant.id in catalog.variants:
             problems.append(document.problem(("id",), f"variant id {variant.id!r} is used twice"))

@@ -147,6 +147,13 @@ def check_derivation(catalog: Catalog, variant: Variant, doc: Document) -> Itera
     parent = variant.derives_from
     if parent is None:
         return
+    if parent in catalog.unreadable:
+        yield doc.problem(
+            ("derives_from",),
+            f"derives_from {parent!r}: variants/{parent}.yml did not load (its own problems are"
+            " listed); fix that file and this one is checked against it",
+        )
+        return
     if parent not in catalog.variants:
         yield doc.problem(
             ("derives_from",), f"derives_from {parent!r} is not a variant in variants/"
