@@ -36,6 +36,10 @@ class ExactValue:
     first_player: float
     expected_throws: float
     states: int
+    cpu_seconds: float
+    """Processor time of the solve on the machine that first ran it (cached with the values)."""
+    memory_bytes: int
+    """Peak bytes of the solver's arrays."""
 
 
 @dataclass
@@ -72,7 +76,14 @@ def solve_exact(
                 refused[vid] = str(error)
                 continue
             values.append(
-                ExactValue(pieces, solution.start_value, solution.expected_throws, solution.states)
+                ExactValue(
+                    pieces,
+                    solution.start_value,
+                    solution.expected_throws,
+                    solution.states,
+                    solution.cpu_seconds,
+                    solution.memory_bytes,
+                )
             )
             if not solution.from_cache:
                 options.log(
@@ -213,9 +224,32 @@ def statistics_files(ctx: SiteContext, stats: Statistics | None, measured: Measu
         link=ctx.linker(page),
         variant_page=variant_page,
         pct=percent,
+        size=binary_size,
+        duration=duration,
         skipped=suite.skipped if suite else [],
         chance=chance_check(suite.effects if suite else []),
     )
+
+
+def binary_size(count: int) -> str:
+    """``count`` bytes in the largest binary unit that keeps a leading digit: ``40 KiB``."""
+    value = float(count)
+    for unit in ("bytes", "KiB", "MiB"):
+        if value < 1024:
+            return (
+                f"{value:.0f} {unit}" if unit == "bytes" or value >= 10 else f"{value:.1f} {unit}"
+            )
+        value /= 1024
+    return f"{value:.1f} GiB"
+
+
+def duration(seconds: float) -> str:
+    """A processor time as the reader wants it: ``< 0.01 s``, ``0.94 s``, ``12 min``."""
+    if seconds < 0.01:
+        return "< 0.01 s"
+    if seconds < 100:
+        return f"{seconds:.2f} s"
+    return f"{seconds / 60:.0f} min"
 
 
 def percent(value: float, digits: int = 1) -> str:
