@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from generator.model.equipment import Route
+from generator.model.equipment import Board, Dice, Route
 from generator.model.values import VALUE_CHECKS
 from generator.model.variant import Evidence, Ruling, Variant
 from generator.model.yamlsource import Document, Problem
@@ -205,10 +205,23 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
             return _ruling_path(variant, ruling)
         return ("derives_from",)
 
+    dice = catalog.equipment.dice[values["dice"]]
+    # A reading kept for the record (simulate: false) is never played, so it may be one the
+    # engine cannot finish; its page says so. Every played variant must terminate.
+    for question, message in play_problems(values, board, route, dice, variant.simulate):
+        yield doc.problem(at(question), message)
+
+
+def play_problems(
+    values: dict[str, Any], board: Board, route: Route, dice: Dice, terminating: bool
+) -> Iterator[tuple[str, str]]:
+    """(question, message) for each reason a set of machine values cannot be played: the route
+    is not drawn on the board, a named cell is off the board or the route, the pieces do not
+    fit, the entry rules name the wrong number of pieces, and (when ``terminating``) some piece
+    can never enter or never bear off. Shared by the catalogue check and the sensitivity runs
+    (:func:`generator.sim.variation.playable_problem`)."""
     if route.board != board.id:
-        yield doc.problem(
-            at("route"), f"route {route.id} is drawn on board {route.board}, not {board.id}"
-        )
+        yield "route", f"route {route.id} is drawn on board {route.board}, not {board.id}"
         return
     on_route = set(route.light) | set(route.dark)
     for question in ("safe-squares", "rosette-extra-throw"):
@@ -217,52 +230,37 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
         if isinstance(cells, list):
             for cell in cells:
                 if not board.has(cell):
-                    yield doc.problem(
-                        at(question), f"{question}: {cell} is not on board {board.id}"
-                    )
+                    yield question, f"{question}: {cell} is not on board {board.id}"
                 elif cell not in on_route:
-                    yield doc.problem(
-                        at(question),
+                    yield (
+                        question,
                         f"{question}: rosette or cell {cell} is off the route {route.id};"
                         " no piece can ever stand there",
                     )
-    yield from _capacity(values, route, doc, at("pieces"))
-    if variant.simulate:
-        # A reading kept for the record (simulate: false) is never played, so it may be one
-        # the engine cannot finish; its page says so. Every played variant must terminate.
-        yield from _termination(catalog, values, route, doc, at)
+    yield from _capacity(values, route)
+    if terminating:
+        yield from _termination(values, route, dice)
 
 
-def _capacity(
-    values: dict[str, Any], route: Route, doc: Document, path: tuple[str | int, ...]
-) -> Iterator[Problem]:
+def _capacity(values: dict[str, Any], route: Route) -> Iterator[tuple[str, str]]:
     pieces, stacking = values["pieces"], values["stacking"]
     capacity = len(set(route.light)) * stacking
     if pieces > capacity:
-        yield doc.problem(
-            path,
+        yield (
+            "pieces",
             f"{pieces} pieces cannot fit on route {route.id} ({capacity} places);"
             " lower pieces or allow stacking",
         )
     entry = values["entry"]
     if "per_piece" in entry and len(entry["per_piece"]) != pieces:
-        yield doc.problem(
-            path, f"entry names {len(entry['per_piece'])} pieces but pieces is {pieces}"
-        )
+        yield "pieces", f"entry names {len(entry['per_piece'])} pieces but pieces is {pieces}"
 
 
-def _termination(
-    catalog: Catalog,
-    values: dict[str, Any],
-    route: Route,
-    doc: Document,
-    at: Callable[[str], tuple[str | int, ...]],
-) -> Iterator[Problem]:
+def _termination(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[tuple[str, str]]:
     """A variant that cannot terminate: some piece can never enter, or never bear off."""
-    dice = catalog.equipment.dice[values["dice"]]
     throws = sorted(t for t, p in dice.table() if t > 0 and p > 0)
     if not throws:
-        yield doc.problem(at("dice"), f"dice {dice.id} never moves a piece; the game cannot end")
+        yield "dice", f"dice {dice.id} never moves a piece; the game cannot end"
         return
     length = route.length
     entry = values["entry"]
@@ -272,8 +270,8 @@ def _termination(
     for rule in rules:
         allowed = throws if rule["throws"] == "any" else [t for t in rule["throws"] if t in throws]
         if not allowed:
-            yield doc.problem(
-                at("entry"),
+            yield (
+                "entry",
                 f"no throw of dice {dice.id} can enter a piece ({rule['throws']});"
                 " the game cannot end",
             )
@@ -281,12 +279,10 @@ def _termination(
         squares = allowed if rule["square"] == "throw" else [rule["square"]]
         for square in squares:
             if square > length:
-                yield doc.problem(
-                    at("entry"), f"entry square {square} is beyond the route's {length} steps"
-                )
+                yield "entry", f"entry square {square} is beyond the route's {length} steps"
             elif square not in reach_off:
-                yield doc.problem(
-                    at("bearing-off"),
+                yield (
+                    "bearing-off",
                     f"a piece entering on step {square} can never bear off with throws {throws}"
                     f" and {values['bearing-off']} bearing off; the game cannot end",
                 )

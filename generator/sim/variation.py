@@ -18,7 +18,7 @@ import yaml
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
-from generator.model.checks import steps_reaching_off
+from generator.model.checks import play_problems
 from generator.model.equipment import Equipment
 from generator.model.values import VALUE_CHECKS
 from generator.model.variant import ResolvedVariant
@@ -99,34 +99,13 @@ def with_change(variant: ResolvedVariant, change: Change, equipment: Equipment) 
 
 
 def playable_problem(variant: ResolvedVariant) -> str | None:
-    """Why ``variant`` cannot be played as a game that ends, or ``None`` when it can.
-
-    The same conditions the catalogue checks on variant files: the route is drawn on the
-    board, named cells are on the route, the pieces fit, each piece can enter and bear off.
-    """
+    """Why ``variant`` cannot be played as a game that ends, or ``None`` when it can: the
+    catalogue's own checks (:func:`generator.model.checks.play_problems`), then the engine's."""
     values = variant.machine_values()
-    board, route = variant.board, variant.route
-    if route.board != board.id:
-        return f"route {route.id} is drawn on board {route.board}, not {board.id}"
-    on_route = set(route.light) | set(route.dark)
-    for question in ("safe-squares", "rosette-extra-throw"):
-        cells = values[question]
-        if isinstance(cells, list) and any(c not in on_route for c in cells):
-            return f"{question} names cells off route {route.id}"
-    if values["pieces"] > len(set(route.light)) * values["stacking"]:
-        return f"{values['pieces']} pieces do not fit on route {route.id}"
-    entry = values["entry"]
-    rules_per_piece = entry.get("per_piece")
-    if rules_per_piece is not None and len(rules_per_piece) != values["pieces"]:
-        return f"entry names {len(rules_per_piece)} pieces but pieces is {values['pieces']}"
+    for _, message in play_problems(values, variant.board, variant.route, variant.dice, True):
+        return message
     try:
-        rules = compile_rules(variant)
+        compile_rules(variant)
     except (KeyError, TypeError, ValueError) as error:
         return f"the engine cannot compile it: {error}"
-    throws = [t for t, p in rules.throws if t > 0 and p > 0]
-    finishing = steps_reaching_off(rules.route_length, throws, rules.exact_bear_off)
-    for piece in rules.entry:
-        squares = {piece.target(t) for t in throws if piece.allows(t)}
-        if not squares or not squares & finishing:
-            return "some piece can never enter, or never bear off: the game cannot end"
     return None
