@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,17 +77,31 @@ def interval_chart(
 def lines_chart(
     series: Mapping[str, Sequence[tuple[float, float]]], *, title: str, x_label: str, y_label: str
 ) -> str:
-    """One line per series of (x, y) points."""
+    """One line per series of (x, y) points, x a whole number (a count of pieces), with the
+    legend beside the plot. Colours repeat after ten series, so markers and dashes vary too."""
+    from matplotlib.ticker import MaxNLocator
+
     plt = _pyplot()
-    figure, ax = plt.subplots(figsize=(7.2, 3.6))
-    for name, points in series.items():
+    figure, ax = plt.subplots(figsize=(7.2, 0.9 + 0.26 * max(len(series), 8)))
+    markers = itertools.cycle("osD^vP")
+    dashes = itertools.cycle(["-", "--", ":"])
+    for index, (name, points) in enumerate(series.items()):
         xs, ys = zip(*points, strict=True)
-        ax.plot(xs, ys, marker="o", markersize=3, linewidth=1.2, label=name)
+        ax.plot(
+            xs,
+            ys,
+            marker=next(markers),
+            linestyle=next(dashes) if index >= 10 else "-",
+            markersize=4,
+            linewidth=1.2,
+            label=textwrap.fill(name, 42),
+        )
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(x_label)
     ax.set_ylabel(y_label)
     ax.set_title(title, loc="left", fontsize=10)
     ax.grid(color="#ddd", linewidth=0.6)
-    ax.legend(fontsize=7, ncols=2, frameon=False)
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     figure.tight_layout()
     return _svg(figure, title)
 

@@ -231,6 +231,19 @@ def statistics_files(ctx: SiteContext, stats: Statistics | None, measured: Measu
     )
 
 
+def same_value_series(
+    series: dict[str, list[tuple[int, float]]],
+) -> dict[str, list[tuple[int, float]]]:
+    """Merge rulebooks whose exact values agree (to 10 decimals) into one line labelled with
+    all their names: many rulebooks play the same game, and identical lines would hide each
+    other in the chart."""
+    merged: dict[tuple[tuple[int, float], ...], list[str]] = {}
+    for name, points in series.items():
+        key = tuple((pieces, round(value, 10)) for pieces, value in points)
+        merged.setdefault(key, []).append(name)
+    return {", ".join(names): list(key) for key, names in merged.items()}
+
+
 def binary_size(count: int) -> str:
     """``count`` bytes in the largest binary unit that keeps a leading digit: ``40 KiB``."""
     value = float(count)
@@ -304,11 +317,13 @@ def _charts(ctx: SiteContext, stats: Statistics | None) -> dict[str, str | bytes
                 title=f"Throws per game, {short[vid]} (random v random, {record['games']:,} games)",
                 x_label="throws per game (both players)",
             )
-    series = {
-        ctx.catalog.variants[vid].short: [(v.pieces, 100 * v.first_player) for v in values]
-        for vid, values in stats.exact.items()
-        if values
-    }
+    series = same_value_series(
+        {
+            ctx.catalog.variants[vid].short: [(v.pieces, 100 * v.first_player) for v in values]
+            for vid, values in stats.exact.items()
+            if values
+        }
+    )
     if series:
         charts["statistics/exact-first-player.svg"] = lines_chart(
             series,
