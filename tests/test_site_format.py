@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.site.statistics_page import binary_size, duration
+from generator.site.statistics_page import binary_size, duration, same_value_series
 
 
 @pytest.mark.parametrize(
@@ -27,3 +27,15 @@ def test_binary_size(count: int, text: str) -> None:
 )
 def test_duration(seconds: float, text: str) -> None:
     assert duration(seconds) == text
+
+
+def test_identical_exact_values_share_one_line() -> None:
+    series = {
+        "A": [(1, 53.0049839525), (2, 51.8572907496)],
+        "B": [(1, 53.0049839525), (2, 51.8572907496)],
+        "C": [(1, 53.0049839525), (2, 51.9)],
+        "D": [(1, 53.0049839525), (2, 51.8572907496), (3, 51.6)],
+    }
+    merged = same_value_series(series)
+    assert list(merged) == ["A, B", "C", "D"]
+    assert merged["A, B"] == series["A"]
