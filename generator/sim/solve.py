@@ -58,6 +58,7 @@ from generator.sim.solve_space import (
     code_space,
     enumerate_configurations,
     geometry,
+    layer_sizes,
     state_index,
 )
 
@@ -88,27 +89,48 @@ class SolveEstimate:
     perspectives: int
     state_slots: int
     """Indexed states (valid or not): ``perspectives * configurations ** 2``."""
+    states: int
+    """Positions to solve: exact when ``exact``, else a rough upper guess."""
+    largest_layer: int
     memory_bytes: int
+    exact: bool
+    """``states`` and ``largest_layer`` were counted (:func:`solve_space.layer_sizes`)."""
+
+
+MAX_COUNTED_CONFIGURATIONS = 200_000
+"""Count states exactly when a side has at most this many configurations (a second at most)."""
 
 
 def estimate(rules: Rules) -> SolveEstimate:
-    """The solve's state slots and approximate peak memory, without enumerating anything big.
+    """The solve's states and peak memory, without solving.
 
-    Memory: per slot a dense id (4 bytes) and a layer (1 byte); per solved state (about 60 %
-    of slots on Finkel's rules) a value and a length (16 bytes); and the largest layer's
-    transitions (about 45 % of the states, each with one 4-byte option per piece and the pass
-    for every throw, plus a policy and a count). Checked on Finkel's rules with 1 to 4 pieces.
+    Memory, as :func:`_solve` allocates it: per state slot a dense id (4 bytes) and a layer
+    (1 byte); per state a value, a length and its place in its layer's list (24 bytes); and
+    for the largest layer, per state and throw, one 4-byte option per piece and the pass, a
+    count and the chosen option. States are counted exactly when the configurations are few
+    enough (every game solvable here); otherwise they are guessed from the slots.
     """
     geo = geometry(rules)
     configs = code_space(rules)
-    if configs <= 5_000_000:
+    sizes = None
+    if configs <= MAX_COUNTED_CONFIGURATIONS:
+        listed = enumerate_configurations(rules, geo)
+        configs = listed.count
+        sizes = layer_sizes(geo, listed)
+    elif configs <= 5_000_000:
         configs = _configuration_count(rules, geo)
     slots = geo.perspectives * configs * configs
+    if sizes is not None:
+        states, largest = int(sizes.sum()), int(sizes.max())
+    else:
+        states = int(0.6 * slots)
+        largest = int(0.45 * states)
     throws = int(geo.throw_values.shape[0])
-    solved = 0.6 * slots
-    largest_layer = 0.45 * solved
-    memory = slots * 5 + solved * 16 + largest_layer * throws * ((rules.pieces + 1) * 4 + 5)
-    return SolveEstimate(configs, geo.perspectives, slots, int(memory))
+    per_row = (rules.pieces + 1) * 4 + 1 + 4
+    memory = slots * 5 + states * 24 + largest * (throws * per_row + 8)
+    return SolveEstimate(
+        configs, geo.perspectives, slots, states, largest, int(memory), sizes is not None
+    )
 
 
 def _configuration_count(rules: Rules, geo: Geometry) -> int:
@@ -240,11 +262,13 @@ def solve(
         return _load(rules, geo, path, tolerance)
     guess = estimate(rules)
     if guess.memory_bytes > max_memory_bytes:
+        states = f"{guess.states:,}" if guess.exact else f"up to about {guess.states:,}"
         raise SolveRefused(
-            f"{rules.variant} with {rules.pieces} pieces a side has about {guess.state_slots:,}"
-            f" states ({guess.configurations:,} configurations a side, {guess.perspectives}"
+            f"{rules.variant} with {rules.pieces} pieces a side has {states} states"
+            f" ({guess.configurations:,} configurations a side, {guess.perspectives}"
             f" perspective(s)) and needs about {guess.memory_bytes / 2**30:.1f} GiB, over the"
-            f" {max_memory_bytes / 2**30:.1f} GiB limit; solve it with fewer pieces (--pieces)"
+            f" {max_memory_bytes / 2**30:.1f} GiB limit; raise the limit (--max-memory-gb) if"
+            " the machine has the memory, or solve with fewer pieces (--pieces)"
         )
     compile_seconds = warm_up(rules)
     solution = dataclasses.replace(
@@ -292,6 +316,7 @@ def _solve(
     lengths = np.zeros(states)
     fixed_bytes = dense.nbytes + values.nbytes + lengths.nbytes + configs.table.nbytes
     fixed_bytes += configs.code_to_config.nbytes + layer_of.nbytes
+    fixed_bytes += sum(members.nbytes for members in layers)
     peak = fixed_bytes
     sweeps = 0
     endless = 0
@@ -319,7 +344,7 @@ def _solve(
         timed = time.process_time()
         chosen = kernels.choose_policy(size, options, counts, throws, values)
         total = int(counts.sum())
-        working = members.nbytes + options.nbytes + counts.nbytes + chosen.nbytes
+        working = options.nbytes + counts.nbytes + chosen.nbytes
         peak = max(peak, fixed_bytes + working)
         del options, counts
         endless += kernels.mark_endless(base, size, chosen, lengths)

@@ -238,3 +238,52 @@ def state_index(geo: Geometry, configs: Configurations, position: Position) -> i
     perspective = int(side) if geo.perspectives == 2 else 0
     count = configs.count
     return (perspective * count + int(mover)) * count + int(other)
+
+
+MAX_GROUP_PAIRS = 50_000_000
+"""Above this many pairs of configuration groups, :func:`layer_sizes` gives up (the solve
+would be far too large anyway)."""
+
+
+def layer_sizes(geo: Geometry, configs: Configurations) -> IntArray | None:
+    """How many states each layer (pieces borne off by both sides) holds, without visiting the
+    states: the same count as :func:`generator.sim.solve_kernels.classify_states`, which marks
+    every state index.
+
+    A state pairs the mover's configuration with the opponent's; it is possible when neither
+    side stacks over the limit and no cell holds pieces of both sides, and unfinished when
+    neither side has borne off every piece. Only cells both routes use can be shared, so each
+    side's configurations are grouped by (shared cells occupied, pieces borne off) and groups
+    are paired. ``None`` when the groups are too many to pair.
+    """
+    table = configs.table
+    used = [set(geo.cells[side][geo.cells[side] >= 0].tolist()) for side in range(2)]
+    shared = sorted(used[0] & used[1])
+    if len(shared) > 62:
+        return None
+    bit = np.zeros(int(geo.cells.max()) + 2, dtype=np.int64)
+    bit[shared] = np.left_shift(1, np.arange(len(shared), dtype=np.int64))
+    borne = (table == geo.off).sum(axis=1)
+    groups = []
+    for side in range(2):
+        cell = geo.cells[side][table]
+        within_limit = np.ones(configs.count, dtype=np.bool_)
+        for c in sorted(used[side]):
+            within_limit &= (cell == c).sum(axis=1) <= geo.stack_limit
+        mask = np.bitwise_or.reduce(np.where(cell >= 0, bit[cell], 0), axis=1)
+        keep = within_limit & (borne < geo.pieces)
+        keys, counts = np.unique(
+            np.stack([mask[keep], borne[keep]], axis=1), axis=0, return_counts=True
+        )
+        groups.append((keys[:, 0], keys[:, 1], counts.astype(np.int64)))
+    sizes = np.zeros(2 * geo.pieces - 1, dtype=np.int64)
+    for mover in range(geo.perspectives):
+        mask_a, borne_a, count_a = groups[mover]
+        mask_b, borne_b, count_b = groups[1 - mover]
+        if mask_a.size * mask_b.size > MAX_GROUP_PAIRS:
+            return None
+        fits = (mask_a[:, None] & mask_b[None, :]) == 0
+        layer = (borne_a[:, None] + borne_b[None, :])[fits]
+        pairs = (count_a[:, None] * count_b[None, :])[fits]
+        np.add.at(sizes, layer, pairs)
+    return sizes
