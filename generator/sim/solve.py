@@ -24,12 +24,16 @@ the probability of winning a game that surely ends.
 Checks (``tests/test_solve.py``): Finkel's rules (RoyalUr.net) with one piece a side give the
 first player 53.0049839525 %, with two pieces 51.8572907496 % (RoyalUr-Java's trainer); one
 piece each on its last square, the side to move wins 4/7, and one step further back 116/161
-(jheled, ``doc/solve.rst``). The full seven-piece game (first player 51.5404732509 %, a perfect
-game lasting 209.81 throws on average: JeroenOlieslagers/game_of_ur and jheled) has 138 million
-positions a side to move; it is out of reach here (many hours on this two-core machine), so
-those figures are quoted, not reproduced. RoyalUr.net's five-piece Blitz was reproduced here
-(`ur-variants solve royalur-blitz --max-memory-gb 7`: 50.4052555093 %, the published value;
-41,243,781 states, 3.3 GiB, 700 s of processor time), too slow for a test.
+(jheled, ``doc/solve.rst``). The full seven-piece game, solved by hand with
+``ur-variants solve royalur-finkel --max-memory-gb 12`` (137,870,097 states, 10.2 GiB of
+arrays, 48 minutes of one core; a test reads the cached solution when ``UR_SOLVE_SEVEN=1``),
+gives the first player 51.5404732509 %, the published value (JeroenOlieslagers/game_of_ur,
+RoyalUr.net) to every digit. RoyalUr.net's five-piece Blitz gives 50.4052555093 %, also the
+published value (41,243,781 states, 3.3 GiB, 700 s).
+
+Expected lengths depend on the policy, not only on the values: among moves of equal value the
+solver takes the first in the engine's order. A perfect seven-piece game lasts 209.869874
+throws on average here; jheled publishes 209.810273 for his perfect player.
 """
 
 from __future__ import annotations
@@ -269,6 +273,12 @@ def solve(
             f" perspective(s)) and needs about {guess.memory_bytes / 2**30:.1f} GiB, over the"
             f" {max_memory_bytes / 2**30:.1f} GiB limit; raise the limit (--max-memory-gb) if"
             " the machine has the memory, or solve with fewer pieces (--pieces)"
+        )
+    if progress is not None:
+        counted = "counted" if guess.exact else "guessed"
+        progress(
+            f"{guess.states:,} states ({counted}), the largest layer {guess.largest_layer:,};"
+            f" about {guess.memory_bytes / 2**30:.2f} GiB"
         )
     compile_seconds = warm_up(rules)
     solution = dataclasses.replace(
