@@ -55,8 +55,9 @@ ix = uint64
 """Computed array indices in the kernels go through ``ix`` (constant ones need not). Numba
 gives a signed index Python's meaning, so each access first checks for a negative index and
 wraps it; an unsigned index skips that. Indices here are never negative by construction, and
-skipping the check makes a game about a quarter faster (``ur-variants bench``). ``tests/test_sim_trace.py`` replays
-kernel games of every variant through the reference engine."""
+skipping the check makes a game about a quarter faster (``ur-variants bench``).
+``tests/test_sim_trace.py`` replays kernel games of every variant through the reference
+engine."""
 RngState = npt.NDArray[np.uint64]
 """A one-element array holding a game's xorshift64* state."""
 
