@@ -365,7 +365,8 @@ def test_seven_piece_finkel_matches_published() -> None:
     """The full game: the first player's chance to the ten published decimals
     (JeroenOlieslagers/game_of_ur; RoyalUr.net). jheled publishes the expected length of a
     perfect game as 209.810273 throws; ours, under the first of the best moves in the engine's
-    order, is 0.06 throws longer (see generator/sim/solve.py on how lengths depend on ties)."""
+    order, is 0.06 throws longer (generator/sim/solve.py: lengths depend on how a player ranks
+    nearly equal moves)."""
     solution = solve(rules_for("royalur-finkel"), max_memory_bytes=16 * 2**30)
     assert 100 * solution.start_value == pytest.approx(51.5404732509, abs=1e-10)
     assert solution.states == 137_870_097

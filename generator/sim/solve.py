@@ -33,7 +33,12 @@ published value (41,243,781 states, 3.3 GiB, 700 s).
 
 Expected lengths depend on the policy, not only on the values: among moves of equal value the
 solver takes the first in the engine's order. A perfect seven-piece game lasts 209.869874
-throws on average here; jheled publishes 209.810273 for his perfect player.
+throws on average here, and taking the last of equal moves instead gives the same figure.
+jheled publishes 209.810273 for his perfect player, which reads values stored in 16 bits.
+Choosing moves from values rounded to 16 bits gives 209.837 (ties to the last move) to 209.911
+(ties to the first): gaps of the same few hundredths. That suggests, without proving, that
+the published figure differs for that reason (``scripts/perfect_length_by_policy.py``, run once
+by hand, not in a test).
 """
 
 from __future__ import annotations
