@@ -400,6 +400,24 @@ def choose_policy(
 
 
 @njit(cache=True)
+def _spread_backwards(
+    marked: np.ndarray, stack: np.ndarray, top: int, start: np.ndarray, source: np.ndarray
+) -> None:
+    """Mark every state that can reach a marked one: depth-first from the ``top`` states on
+    ``stack``, over the reverse adjacency ``source[start[b]:start[b + 1]]`` (states stepping
+    into ``b``)."""
+    while top > 0:
+        top -= 1
+        b = stack[top]
+        for e in range(start[b], start[b + 1]):
+            a = source[e]
+            if not marked[a]:
+                marked[a] = True
+                stack[top] = a
+                top += 1
+
+
+@njit(cache=True)
 def mark_endless(base: int, size: int, chosen: np.ndarray, lengths: np.ndarray) -> int:
     """Set ``lengths`` to infinity for the layer's states from which, under the chosen policy,
     the game can go on for ever (e.g. both sides declining to move), and return how many.
@@ -439,15 +457,7 @@ def mark_endless(base: int, size: int, chosen: np.ndarray, lengths: np.ndarray) 
             ends[a] = True
             stack[top] = a
             top += 1
-    while top > 0:
-        top -= 1
-        b = stack[top]
-        for e in range(start[b], start[b + 1]):
-            a = source[e]
-            if not ends[a]:
-                ends[a] = True
-                stack[top] = a
-                top += 1
+    _spread_backwards(ends, stack, top, start, source)
     endless = np.zeros(size, dtype=np.bool_)
     top = 0
     for a in range(size):
@@ -465,15 +475,7 @@ def mark_endless(base: int, size: int, chosen: np.ndarray, lengths: np.ndarray) 
             endless[a] = True
             stack[top] = a
             top += 1
-    while top > 0:
-        top -= 1
-        b = stack[top]
-        for e in range(start[b], start[b + 1]):
-            a = source[e]
-            if not endless[a]:
-                endless[a] = True
-                stack[top] = a
-                top += 1
+    _spread_backwards(endless, stack, top, start, source)
     count = 0
     for a in range(size):
         if endless[a]:
