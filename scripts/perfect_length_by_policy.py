@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -33,25 +32,6 @@ from generator.sim.solve_space import enumerate_configurations, geometry, state_
 
 POLICIES = (("exact, first", 0, False), ("exact, last", 0, True))
 POLICIES += (("16-bit, first", 65535, False), ("16-bit, last", 65535, True))
-
-
-@njit(cache=True)
-def choose(size, options, counts, throws, values, levels, last):  # type: ignore[no-untyped-def]
-    """The chosen option per (state, throw): a best one, values rounded to ``levels`` steps
-    when ``levels`` > 0, the first or the ``last`` of equal ones in engine order."""
-    chosen = np.empty(size * throws, dtype=np.int32)
-    for row in range(chosen.shape[0]):
-        best = -1.0
-        pick = options[row, 0]
-        for o in range(counts[row]):
-            value = kernels._option_value(options[row, o], values)
-            if levels > 0:
-                value = np.floor(value * levels + 0.5)
-            if value > best or (last and value == best):
-                best = value
-                pick = options[row, o]
-        chosen[row] = pick
-    return chosen
 
 
 def main(variant: str) -> int:
@@ -79,7 +59,7 @@ def main(variant: str) -> int:
             members, *solver._kernel_arguments(geo, configs, dense)
         )
         for name, levels, last in POLICIES:
-            chosen = choose(size, options, counts, throws, values, levels, last)
+            chosen = kernels.choose_policy(size, options, counts, throws, values, levels, last)
             kernels.mark_endless(base, size, chosen, lengths[name])
             kernels.iterate_lengths(
                 base,

@@ -357,7 +357,7 @@ def _solve(
             )
         sweeps += done
         timed = time.process_time()
-        chosen = kernels.choose_policy(size, options, counts, throws, values)
+        chosen = kernels.choose_policy(size, options, counts, throws, values, 0, False)
         total = int(counts.sum())
         working = options.nbytes + counts.nbytes + chosen.nbytes
         peak = max(peak, fixed_bytes + working)

@@ -383,16 +383,23 @@ def choose_policy(
     counts: np.ndarray,
     throws: int,
     values: np.ndarray,
+    levels: int,
+    last: bool,
 ) -> np.ndarray:
-    """The optimal option per (state, throw): the first option of highest value, in the
-    engine's move order (pieces by slot, then the pass)."""
+    """The optimal option per (state, throw): of the options of highest value, the first in
+    the engine's move order (pieces by slot, then the pass), or the ``last``. With ``levels``
+    above 0, values are first rounded to that many steps (as a player reading a table of
+    rounded values ranks moves; ``scripts/perfect_length_by_policy.py``). The solver uses
+    ``levels=0, last=False``."""
     chosen = np.empty(size * throws, dtype=np.int32)
     for row in range(chosen.shape[0]):
         best = -1.0
         pick = options[row, 0]
         for o in range(counts[row]):
             value = _option_value(options[row, o], values)
-            if value > best:
+            if levels > 0:
+                value = np.floor(value * levels + 0.5)
+            if value > best or (last and value == best):
                 best = value
                 pick = options[row, o]
         chosen[row] = pick
