@@ -149,3 +149,13 @@ def solve_time(rules: object) -> None:
     line("exact solve finkel 3 pieces a side (wall, compiled)", solution.seconds, "s")
     line("exact solve finkel 3 pieces positions", float(solution.states), "positions")
     line("exact solve finkel 3 pieces first player wins", 100 * solution.start_value, "%")
+    line(
+        "exact solve finkel 3 pieces positions per second (wall)",
+        solution.states / solution.seconds,
+        "positions/s",
+    )
+    line(
+        "exact solve finkel 3 pieces solver bytes per position (peak arrays)",
+        solution.memory_bytes / solution.states,
+        "bytes",
+    )
