@@ -7,6 +7,7 @@ without touching any test.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -56,6 +57,17 @@ def rules_for(variant_id: str) -> Rules:
     if variant_id not in catalog.variants:
         pytest.fail(f"variant {variant_id!r} is not in variants/")
     return compile_rules(catalog.resolve(variant_id))
+
+
+def other_answer_on_unmoved_extra_throws() -> list[Rules]:
+    """Every played variant in which a throw earns another throw, with the other answer to
+    whether that throw is kept when it moves nothing (``extra-throw-without-move``): the answer
+    its rulebook did not give, which sensitivity runs and ``--set`` still play."""
+    return [
+        dataclasses.replace(rules, extra_throw_without_move=not rules.extra_throw_without_move)
+        for rules in (rules_for(v) for v in variant_ids() if simulated(v))
+        if rules.extra_throw_throws
+    ]
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,14 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import Ply, play, rules_for, simulated, variant_ids
+from conftest import (
+    Ply,
+    other_answer_on_unmoved_extra_throws,
+    play,
+    rules_for,
+    simulated,
+    variant_ids,
+)
 
 from generator.engine.position import Position, format_position
 from generator.engine.rules import Rules, Side
@@ -98,9 +105,10 @@ def _expected_after(rules: Rules, ply: Ply) -> tuple[Counter[int], Counter[int]]
 
 
 def _grants_extra_throw(rules: Rules, ply: Ply) -> bool:
-    if ply.throw in rules.extra_throw_throws:
-        return True
     move = ply.chosen
+    moved = move is not None and not move.is_pass
+    if ply.throw in rules.extra_throw_throws and (moved or rules.extra_throw_without_move):
+        return True
     if move is None or move.is_pass or move.repelled or move.end > rules.route_length:
         return False
     cell = rules.cells[ply.before.to_move][move.end - 1]
@@ -148,7 +156,21 @@ def check_ply(rules: Rules, ply: Ply) -> None:
 
 @pytest.mark.parametrize("variant_id", variant_ids())
 def test_random_games_conform(variant_id: str) -> None:
-    rules = rules_for(variant_id)
+    check_random_games(rules_for(variant_id), simulated(variant_id))
+
+
+def test_the_other_answer_on_a_throw_that_moves_nothing_conforms() -> None:
+    """Where a throw earns another throw, games under the answer the rulebook did not give
+    (is that throw kept when it moves nothing?) conform too."""
+    flipped = other_answer_on_unmoved_extra_throws()
+    assert flipped, "no variant has a throw that earns another throw"
+    for rules in flipped:
+        check_random_games(rules, must_end=True)
+
+
+def check_random_games(rules: Rules, must_end: bool) -> None:
+    """Seeded random games of ``rules``, every ply checked, until the budget is spent."""
+    variant_id = rules.variant
     rng = random.Random(f"conformance {variant_id}")
     off = rules.route_length + 1
     plies = games = 0
@@ -162,7 +184,7 @@ def test_random_games_conform(variant_id: str) -> None:
         assert last is not None
         light_done = all(p == off for p in last.light)
         dark_done = all(p == off for p in last.dark)
-        if simulated(variant_id):
+        if must_end:
             assert light_done != dark_done, (
                 f"{variant_id}: game {games} ended without exactly one side borne off:"
                 f" {format_position(last)}"

@@ -5,6 +5,7 @@ Notation: ``<light>/<dark> <side>``, progress per piece (0 in hand, L+1 borne of
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -15,6 +16,7 @@ from generator.cli import main
 from generator.engine.moves import successors
 from generator.engine.position import format_position, parse_position, start_position
 from generator.engine.rules import Side
+from generator.model.catalog import Catalog
 
 GAMES_PER_VARIANT = 3
 
@@ -128,6 +130,27 @@ def test_moves_command_json_matches_the_engine(
         assert set(entry) >= {"move", "piece", "from", "to", "captured", "extra_throw", "position"}
         after = parse_position(rules, entry["position"])
         assert entry["extra_throw"] == (after.to_move == ply.before.to_move)
+
+
+def test_a_four_no_piece_can_use_follows_the_great_book(
+    catalog: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 11's position: light's last piece two squares from home throws a 4 in the Great
+    Book's reading. The page gives the 4 another throw with its move and passes the turn on any
+    throw with no legal move; the next throw goes to whichever side its ruling says."""
+    position = "12,15,15,15,15,15,15/0,0,0,0,0,0,0 L"
+    answer = catalog.resolve("finkel-great-book").value("extra-throw-without-move")
+    code, out, err = _moves(capsys, "finkel-great-book", position, "4", "--json")
+    assert code == 0, err
+    (only,) = json.loads(out)["moves"]
+    assert only["move"] == "pass (no legal move)"
+    expected = "12,15,15,15,15,15,15/0,0,0,0,0,0,0 " + ("L" if answer == "throws-again" else "D")
+    assert only["position"] == expected
+    assert only["extra_throw"] is (answer == "throws-again")
+    rules = rules_for("finkel-great-book")
+    other = dataclasses.replace(rules, extra_throw_without_move=answer != "throws-again")
+    ((_, after),) = successors(other, parse_position(rules, position), 4)
+    assert format_position(after) != expected, "the other answer must give the other side"
 
 
 def test_moves_command_text(capsys: pytest.CaptureFixture[str]) -> None:

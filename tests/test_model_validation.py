@@ -41,6 +41,7 @@ FIXTURE_VALUES: dict[str, str] = {
     "extra-throw-piece": "any",
     "must-move": "true",
     "no-legal-move": "pass",
+    "extra-throw-without-move": "does-not-arise",
     "bearing-off": "exact",
     "winning": "all-borne-off",
     "illegal-move": "taken-back",
@@ -276,23 +277,24 @@ def play_on_short_route(ws: Workspace) -> None:
     ws.replace("fx.yml", "    value: bell\n", "    value: fx-short\n")
 
 
-def safe_cell_off_route(ws: Workspace) -> tuple[str, int]:
-    play_on_short_route(ws)
+def reanswer(ws: Workspace, question: str, old: str, new: str) -> None:
+    """Change the fixture's answer to ``question`` from ``old`` to ``new``."""
     ws.replace(
         "fx.yml",
-        "question: safe-squares\n    value: rosettes",
-        "question: safe-squares\n    value: [r1c7]",
+        f"question: {question}\n    value: {old}",
+        f"question: {question}\n    value: {new}",
     )
+
+
+def safe_cell_off_route(ws: Workspace) -> tuple[str, int]:
+    play_on_short_route(ws)
+    reanswer(ws, "safe-squares", "rosettes", "[r1c7]")
     return "fx.yml", ws.line_of("fx.yml", "- id: fx-safe-squares")
 
 
 def rosette_off_route(ws: Workspace) -> tuple[str, int]:
     play_on_short_route(ws)
-    ws.replace(
-        "fx.yml",
-        "question: safe-squares\n    value: rosettes",
-        "question: safe-squares\n    value: none",
-    )
+    reanswer(ws, "safe-squares", "rosettes", "none")
     return "fx.yml", ws.line_of("fx.yml", "- id: fx-rosette-extra-throw")
 
 
@@ -344,6 +346,16 @@ def too_many_pieces(ws: Workspace) -> tuple[str, int]:
     return "fx.yml", ws.line_of("fx.yml", "- id: fx-pieces")
 
 
+def extra_throw_question_arises(ws: Workspace) -> tuple[str, int]:
+    reanswer(ws, "throw-extra-throw", "[]", "[4]")
+    return "fx.yml", ws.line_of("fx.yml", "- id: fx-extra-throw-without-move")
+
+
+def extra_throw_question_does_not_arise(ws: Workspace) -> tuple[str, int]:
+    reanswer(ws, "extra-throw-without-move", "does-not-arise", "turn-passes")
+    return "fx.yml", ws.line_of("fx.yml", "- id: fx-extra-throw-without-move")
+
+
 def missing_required_question(ws: Workspace) -> tuple[str, int]:
     ws.replace_ruling("fx.yml", "must-move", "")
     return "fx.yml", ws.line_of("fx.yml", "rulings:")
@@ -367,6 +379,14 @@ CASES: dict[str, tuple[Breaker, tuple[str, ...]]] = {
     "missing translation": (missing_translation, ("translation",)),
     "variant cannot terminate": (cannot_terminate, ("cannot end", "[5]")),
     "too many pieces": (too_many_pieces, ("7 pieces", "fx-tiny", "cannot fit")),
+    "extra throw question arises": (
+        extra_throw_question_arises,
+        ("does-not-arise", "[4]", "throws-again or turn-passes"),
+    ),
+    "extra throw question does not arise": (
+        extra_throw_question_does_not_arise,
+        ("turn-passes", "no throw earns another throw", "answer does-not-arise"),
+    ),
     "missing required question": (missing_required_question, ("does not answer", "must-move")),
 }
 

@@ -54,18 +54,20 @@ def finkel(pieces: int) -> Rules:
         stack_defence=None,
         extra_throw_cells=board.rosettes,
         extra_throw_throws=frozenset(),
+        extra_throw_without_move=False,
         extra_throw_on_capture=False,
         exact_bear_off=True,
         must_move=True,
     )
 
 
-def exotic(pieces: int, steps: int = 8) -> Rules:
+def exotic(pieces: int, steps: int = 8, extra_without_move: bool = True) -> Rules:
     """Every optional rule switched on, colour-asymmetric on purpose, on a short route (four
     private steps, then four shared ones up to the central rosette) to keep the solve small:
     stacks of two that repel an attacker, per-piece entry (two pieces share a rule),
     generous bearing off, a voluntary pass, captures anywhere earning a throw, a throw of 4
-    earning one, and another throw on light's private corner rosette only."""
+    earning one (even with no move, unless ``extra_without_move`` is false), and another
+    throw on light's private corner rosette only."""
     full = finkel(pieces)
     cells = (full.cells[0][:steps], full.cells[1][:steps])
     base = dataclasses.replace(full, route_length=steps, cells=cells)
@@ -83,6 +85,7 @@ def exotic(pieces: int, steps: int = 8) -> Rules:
         safe_cells=frozenset({"r2c4"}),
         extra_throw_cells=frozenset({"r1c1", "r2c4"}),
         extra_throw_throws=frozenset({4}),
+        extra_throw_without_move=extra_without_move,
         extra_throw_on_capture=True,
         exact_bear_off=False,
         must_move=False,
@@ -214,12 +217,15 @@ def test_finkel_two_satisfies_bellman_with_engine_moves(finkel_two: Solution) ->
     assert length_gap < 1e-7
 
 
+@pytest.mark.parametrize("extra_without_move", [True, False])
 @pytest.mark.parametrize(("pieces", "steps"), [(2, 14), (3, 5)])
-def test_every_optional_rule_matches_the_engine(pieces: int, steps: int) -> None:
+def test_every_optional_rule_matches_the_engine(
+    pieces: int, steps: int, extra_without_move: bool
+) -> None:
     """Stacks, stack defence, per-piece entry (three pieces: two share a rule), generous
-    bearing off, a voluntary pass, capture and throw extra throws, and colour-asymmetric rules
-    (both perspectives stored)."""
-    solution = solve(exotic(pieces, steps), cache_dir=None)
+    bearing off, a voluntary pass, capture and throw extra throws (a throw's kept, or not,
+    when it moves nothing), and colour-asymmetric rules (both perspectives stored)."""
+    solution = solve(exotic(pieces, steps, extra_without_move), cache_dir=None)
     assert solution.geometry.perspectives == 2
     positions = random_positions(solution.rules, seed=pieces, count=250)
     value_gap, length_gap = bellman_residuals(solution, positions)
@@ -351,6 +357,40 @@ def test_command_prints_the_start_value(tmp_path: Path) -> None:
     assert re.search(r"first player \(light\) wins:\s+\d{1,3}\.\d{10} %", text)
     assert re.search(r"perfect game length:\s+\d+\.\d+ throws", text)
     assert "states (side to move)" in text
+
+
+def _solve_command(*args: str) -> tuple[int, str]:
+    output = io.StringIO()
+    with redirect_stdout(output):
+        code = main(["--root", str(VARIANTS.parent), "solve", *args, "--no-cache"])
+    return code, output.getvalue()
+
+
+def test_command_solves_with_a_ruling_changed() -> None:
+    """``--set`` solves the game with one ruling changed, and says so: where a throw earns
+    another throw, keeping it when it moves nothing is another game."""
+    catalog, _ = load_catalog(VARIANTS)
+    variant = next(
+        v for v in sorted(catalog.variants) if catalog.resolve(v).value("throw-extra-throw")
+    )
+    answer = catalog.resolve(variant).value("extra-throw-without-move")
+    other = "turn-passes" if answer == "throws-again" else "throws-again"
+    code, own = _solve_command(variant, "--pieces", "1")
+    assert code == 0
+    code, changed = _solve_command(
+        variant, "--pieces", "1", "--set", f"extra-throw-without-move={other}"
+    )
+    assert code == 0
+    assert f'{variant}, extra-throw-without-move="{other}", 1 piece a side' in changed
+
+    def value(text: str) -> str:
+        found = re.search(r"wins:\s+(\S+) %", text)
+        assert found is not None
+        return found.group(1)
+
+    assert value(own) != value(changed)
+    code, _ = _solve_command(variant, "--set", "extra-throw-without-move=sometimes")
+    assert code == 2
 
 
 SOLVE_SEVEN = os.environ.get("UR_SOLVE_SEVEN") == "1"

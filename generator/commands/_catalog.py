@@ -1,13 +1,18 @@
-"""What several subcommands do first: load the valid catalogue and check the variant ids asked
-for, printing the problem and giving the exit status when either fails."""
+"""What several subcommands do first: load the valid catalogue, check the variant ids asked
+for and apply any ``--set`` changes, giving the message to print when one fails."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.model.catalog import Catalog, CatalogError, load_valid_catalog
+
+if TYPE_CHECKING:
+    from generator.model.variant import ResolvedVariant
+    from generator.sim.variation import Change
 
 
 def load_or_report(root: Path) -> Catalog | None:
@@ -28,3 +33,31 @@ def unknown_variants(catalog: Catalog, wanted: Sequence[str]) -> str | None:
     if len(wanted) == 1:
         return f"unknown variant {unknown[0]!r}; known: {known}"
     return f"unknown variant(s) {', '.join(unknown)}; known: {known}"
+
+
+def parse_changes(texts: Sequence[str]) -> list[Change] | str:
+    """The ``--set`` changes, or the message saying which one is malformed."""
+    from generator.sim.variation import parse_change
+
+    try:
+        return [parse_change(text) for text in texts]
+    except ValueError as error:
+        return f"--set: {error}"
+
+
+def changed_variant(
+    catalog: Catalog, variant_id: str, changes: Sequence[Change]
+) -> ResolvedVariant | str:
+    """``variant_id`` with ``changes`` applied, or the message saying why it cannot be played."""
+    from generator.sim.variation import playable_problem, with_change
+
+    variant = catalog.resolve(variant_id)
+    for change in changes:
+        try:
+            variant = with_change(variant, change, catalog.equipment)
+        except ValueError as error:
+            return f"--set {change.label}: {error}"
+    problem = playable_problem(variant)
+    if problem:
+        return f"{variant_id} cannot be played with these changes: {problem}"
+    return variant

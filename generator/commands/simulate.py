@@ -12,6 +12,8 @@ import shlex
 import sys
 from typing import Any
 
+from generator.commands._options import add_set_argument
+
 ORDER = 5
 
 DEFAULT_GAMES = 40_000
@@ -31,13 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed (default 20261130)")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="QUESTION=VALUE",
-        help="play with one ruling changed, e.g. --set safe-squares=rosettes (repeatable)",
-    )
+    add_set_argument(parser, "play")
     parser.add_argument("--no-cache", action="store_true", help="simulate even if cached")
     parser.add_argument("--json", action="store_true", help="print the records as JSON")
 
@@ -45,10 +41,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from generator.commands._catalog import load_or_report, unknown_variants
+    from generator.commands._catalog import (
+        changed_variant,
+        load_or_report,
+        parse_changes,
+        unknown_variants,
+    )
     from generator.sim.agents import NoSolution, UnknownAgent, check_agent_name, exact_solution
     from generator.sim.records import DEFAULT_SEED, RecordSpec, simulate
-    from generator.sim.variation import parse_change, playable_problem, with_change
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
     jobs = args.jobs or os.cpu_count() or 1
@@ -69,23 +69,15 @@ def run(args: argparse.Namespace) -> int:
     if problem := unknown_variants(catalog, args.variants):
         print(problem, file=sys.stderr)
         return 2
-    try:
-        changes = [parse_change(text) for text in args.set]
-    except ValueError as error:
-        print(f"--set: {error}", file=sys.stderr)
+    changes = parse_changes(args.set)
+    if isinstance(changes, str):
+        print(changes, file=sys.stderr)
         return 2
     specs = []
     for variant_id in args.variants:
-        variant = catalog.resolve(variant_id)
-        for change in changes:
-            try:
-                variant = with_change(variant, change, catalog.equipment)
-            except ValueError as error:
-                print(f"--set {change.label}: {error}", file=sys.stderr)
-                return 2
-        problem = playable_problem(variant)
-        if problem:
-            print(f"{variant_id} cannot be played with these changes: {problem}", file=sys.stderr)
+        variant = changed_variant(catalog, variant_id, changes)
+        if isinstance(variant, str):
+            print(variant, file=sys.stderr)
             return 2
         specs.append(RecordSpec(variant, (agents[0], agents[1]), args.games, seed, tuple(changes)))
     if "perfect" in agents:

@@ -2,7 +2,8 @@
 
 Value iteration over every position (generator/sim/solve.py); solutions are cached under
 .cache/solve/, so a rerun costs nothing. --pieces plays the variant with another number of
-pieces a side (e.g. Finkel's rules with 1 to 4). The full seven-piece game of Finkel's rules
+pieces a side (e.g. Finkel's rules with 1 to 4), --set QUESTION=VALUE with one ruling changed
+(as simulate does). The full seven-piece game of Finkel's rules
 takes about 50 minutes of one core and 11 GiB: --max-memory-gb 12. The states and memory a
 solve needs are counted before it starts, and a solve over the limit is refused.
 """
@@ -13,6 +14,8 @@ import argparse
 import math
 import resource
 import sys
+
+from generator.commands._options import add_set_argument
 
 ORDER = 40
 
@@ -34,10 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress", action="store_true", help="print each layer's figures to stderr"
     )
+    add_set_argument(parser, "solve")
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator.commands._catalog import load_or_report, unknown_variants
+    from generator.commands._catalog import (
+        changed_variant,
+        load_or_report,
+        parse_changes,
+        unknown_variants,
+    )
     from generator.engine.rules import compile_rules
     from generator.sim.solve import SolveRefused, solve, with_pieces
 
@@ -47,9 +56,17 @@ def run(args: argparse.Namespace) -> int:
     if problem := unknown_variants(catalog, args.variant):
         print(problem, file=sys.stderr)
         return 2
+    changes = parse_changes(args.set)
+    if isinstance(changes, str):
+        print(changes, file=sys.stderr)
+        return 2
     status = 0
     for variant in args.variant:
-        rules = compile_rules(catalog.resolve(variant))
+        changed = changed_variant(catalog, variant, changes)
+        if isinstance(changed, str):
+            print(changed, file=sys.stderr)
+            return 2
+        rules = compile_rules(changed)
         try:
             if args.pieces is not None:
                 rules = with_pieces(rules, args.pieces)
@@ -68,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         origin = "loaded from .cache/solve" if solution.from_cache else "solved now"
         pieces = f"{rules.pieces} piece{'s' * (rules.pieces != 1)} a side"
-        print(f"{variant}, {pieces} ({origin})")
+        played = "".join(f", {change.label}" for change in changes)
+        print(f"{variant}{played}, {pieces} ({origin})")
         print(f"  first player (light) wins:  {100 * solution.start_value:.10f} %")
         if math.isinf(solution.expected_throws):
             print("  perfect game length:        unbounded (perfect play can stall for ever)")

@@ -4,4 +4,4 @@
 of every simulation record's key, so a change re-simulates everything.
 """
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2

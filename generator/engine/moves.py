@@ -1,8 +1,12 @@
 """Legal moves and their results: the whole rulebook, as pure functions over positions.
 
 A turn: throw, then move one piece by the throw (or pass when no move is legal). Another throw
-follows when the move lands on an extra-throw cell, when the throw itself earns one (whatever
-happens on it, even when nothing can move), or on a capture where the rules say so.
+follows when the move lands on an extra-throw cell, when the throw itself earns one, or on a
+capture where the rules say so. A throw that earns another throw by itself but moves no piece
+(no legal move, or a voluntary pass) earns it only where the rulebook says so (rule question
+``extra-throw-without-move``, :attr:`Rules.extra_throw_without_move`); otherwise the turn
+passes, as the Great Book page rules for any number thrown: "If no legal move exists for the
+number thrown, the turn simply passes."
 """
 
 from __future__ import annotations
@@ -145,10 +149,10 @@ def apply_move(rules: Rules, position: Position, move: Move, throw: int) -> Posi
 
 
 def pass_turn(rules: Rules, position: Position, throw: int) -> Position:
-    """The position after a throw with no move: the turn passes, unless the throw itself
-    earns another throw."""
+    """The position after a throw that moves no piece: the turn passes, unless the throw
+    earns another throw by itself and the rules keep that throw even without a move."""
     side = position.to_move
-    again = throw in rules.extra_throw_throws
+    again = rules.extra_throw_without_move and throw in rules.extra_throw_throws
     return Position(position.light, position.dark, side if again else side.other)
 
 

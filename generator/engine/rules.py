@@ -68,6 +68,8 @@ class Rules:
     stack_defence: int | None
     extra_throw_cells: frozenset[Cell]
     extra_throw_throws: frozenset[int]
+    extra_throw_without_move: bool
+    """A throw in ``extra_throw_throws`` earns another throw even when it moves no piece."""
     extra_throw_on_capture: bool
     exact_bear_off: bool
     must_move: bool
@@ -134,6 +136,7 @@ def compile_rules(variant: ResolvedVariant) -> Rules:
         stack_defence=v["stack-defence"],
         extra_throw_cells=_cells_of(v["rosette-extra-throw"], board.rosettes),
         extra_throw_throws=frozenset(v["throw-extra-throw"]),
+        extra_throw_without_move=v["extra-throw-without-move"] == "throws-again",
         extra_throw_on_capture=bool(v["capture-extra-throw"]),
         exact_bear_off=v["bearing-off"] == "exact",
         must_move=bool(v["must-move"]),

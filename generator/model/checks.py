@@ -205,11 +205,34 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
             return _ruling_path(variant, ruling)
         return ("derives_from",)
 
+    for question, message in _extra_throw_coherence(values):
+        yield doc.problem(at(question), message)
     dice = catalog.equipment.dice[values["dice"]]
     # A reading kept for the record (simulate: false) is never played, so it may be one the
     # engine cannot finish; its page says so. Every played variant must terminate.
     for question, message in play_problems(values, board, route, dice, variant.simulate):
         yield doc.problem(at(question), message)
+
+
+def _extra_throw_coherence(values: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """``extra-throw-without-move`` does not arise exactly when no throw earns another throw.
+
+    Only the catalogue asks this: a sensitivity run that gives a variant's throws another throw
+    plays the unchanged answer ``does-not-arise`` as "the turn passes"."""
+    earning = values["throw-extra-throw"]
+    answer = values["extra-throw-without-move"]
+    if not earning and answer != "does-not-arise":
+        yield (
+            "extra-throw-without-move",
+            f"extra-throw-without-move is {answer} but no throw earns another throw"
+            " (throw-extra-throw is []); answer does-not-arise",
+        )
+    elif earning and answer == "does-not-arise":
+        yield (
+            "extra-throw-without-move",
+            f"extra-throw-without-move is does-not-arise but throws {earning} earn another throw;"
+            " answer throws-again or turn-passes",
+        )
 
 
 def play_problems(

@@ -124,6 +124,7 @@ VALUE_CHECKS: dict[str, ValueCheck] = {
     "extra-throw-piece": _enum("any"),
     "must-move": _enum(True, False),
     "no-legal-move": _enum("pass"),
+    "extra-throw-without-move": _enum("throws-again", "turn-passes", "does-not-arise"),
     "bearing-off": _enum("exact", "generous"),
     "winning": _enum("all-borne-off"),
     "illegal-move": _enum("taken-back"),

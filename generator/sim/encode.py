@@ -25,14 +25,14 @@ UNIT_STEPS = 1 << 53
 
 # Header slots of the packed array.
 H_PIECES, H_LENGTH, H_STACK, H_DEFENCE, H_EXACT, H_CAPTURE_EXTRA, H_MUST_MOVE = range(7)
-H_DISTINCT, H_CELLS, H_THROWS, H_WIDTH = range(7, 11)
+H_DISTINCT, H_CELLS, H_THROWS, H_WIDTH, H_EXTRA_WITHOUT_MOVE = range(7, 12)
 # Offsets of the packed segments: route cells [2, length + 2], attackable [cells],
 # extra-throw cells [cells], throw values [throws], cumulative thresholds [throws],
 # throw earns a throw [width], entry allowed [pieces, width], entry square [pieces].
-O_ROUTE, O_ATTACK, O_EXTRA_CELL, O_THROW, O_THRESHOLD, O_THROW_EXTRA = range(11, 17)
-O_ENTRY_ALLOWED, O_ENTRY_SQUARE = range(17, 19)
-OFFSET_SLOTS = tuple(range(11, 19))
-HEADER = 19
+O_ROUTE, O_ATTACK, O_EXTRA_CELL, O_THROW, O_THRESHOLD, O_THROW_EXTRA = range(12, 18)
+O_ENTRY_ALLOWED, O_ENTRY_SQUARE = range(18, 20)
+OFFSET_SLOTS = tuple(range(12, 20))
+HEADER = 20
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,10 @@ class EncodedRules:
     throw_cumulative: FloatArray
     """Cumulative probability of ``throw_values`` (the last entry is exactly 1)."""
     throw_extra: BoolArray
-    """``[throw]``: the throw itself earns another throw."""
+    """``[throw]``: the throw itself earns another throw (with a move)."""
+    extra_without_move: bool
+    """An extra-throw throw earns another throw even when it moves no piece (``False`` where
+    no throw that occurs earns one, so that equal games encode equally)."""
     entry_allowed: BoolArray
     """``[piece, throw]``: the piece may enter with this throw."""
     entry_square: IntArray
@@ -105,6 +108,7 @@ class EncodedRules:
         header[H_CELLS] = self.cells
         header[H_THROWS] = throws
         header[H_WIDTH] = width
+        header[H_EXTRA_WITHOUT_MOVE] = self.extra_without_move
         offset = HEADER
         for slot, segment in zip(OFFSET_SLOTS, segments, strict=True):
             header[slot] = offset
@@ -163,6 +167,7 @@ def encode_rules(rules: Rules) -> EncodedRules:
         throw_values=values,
         throw_cumulative=cumulative,
         throw_extra=throw_extra,
+        extra_without_move=rules.extra_throw_without_move and bool(throw_extra[values].any()),
         entry_allowed=entry_allowed,
         entry_square=entry_square,
         pieces=rules.pieces,

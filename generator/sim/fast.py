@@ -32,6 +32,7 @@ from generator.sim.encode import (
     H_DEFENCE,
     H_DISTINCT,
     H_EXACT,
+    H_EXTRA_WITHOUT_MOVE,
     H_LENGTH,
     H_MUST_MOVE,
     H_PIECES,
@@ -119,6 +120,7 @@ class Header(NamedTuple):
     defence: int
     must_move: bool
     capture_extra: bool
+    extra_without_move: bool
     route: int
     attack: int
     extra_cell: int
@@ -140,6 +142,7 @@ def header(R: IntArray) -> Header:
         R[H_DEFENCE],
         R[H_MUST_MOVE] != 0,
         R[H_CAPTURE_EXTRA] != 0,
+        R[H_EXTRA_WITHOUT_MOVE] != 0,
         R[O_ROUTE],
         R[O_ATTACK],
         R[O_EXTRA_CELL],
@@ -286,7 +289,7 @@ def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: 
         mv[ix(row + M_START)] = -1
         mv[ix(row + M_END)] = -1
         mv[ix(row + M_CAPTURED)] = 0
-        mv[ix(row + M_EXTRA)] = gives
+        mv[ix(row + M_EXTRA)] = gives if K.extra_without_move else 0
         mv[ix(row + M_REPELLED)] = 0
         n += 1
     return n
@@ -567,7 +570,7 @@ def play_game(
         m = -1
         if n == 0:
             passes += 1
-            again = throw < width and R[ix(K.throw_extra + throw)] != 0
+            again = K.extra_without_move and throw < width and R[ix(K.throw_extra + throw)] != 0
         else:
             agent = agent_dark if side else agent_light
             m = choose(agent, K, R, S, side, mv, n, scores, scratch, rng)

@@ -425,6 +425,7 @@ def _kernel_arguments(
         geo.extra_cell,
         geo.throw_values,
         geo.throw_extra,
+        geo.pass_extra,
         geo.entry_allowed,
         geo.entry_square,
         geo.slot_group,

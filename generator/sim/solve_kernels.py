@@ -4,9 +4,9 @@ Move generation follows :mod:`generator.engine.moves` rule for rule (``_move_pie
 ``apply_move``, ``pass_turn``): exact or generous bearing off, per-piece entry, stacking up to
 the limit, safe cells, stack defence (a large enough stack sends the attacker back to hand),
 captures of every enemy piece on the cell, another throw for an extra-throw cell, an
-extra-throw throw (even when nothing can move) and, where the rules say so, a capture; a
-voluntary pass where moving is not compulsory. ``tests/test_solve.py`` checks it against the
-engine position by position.
+extra-throw throw (when it moves nothing, only where the rules say so) and, where the rules say
+so, a capture; a voluntary pass where moving is not compulsory. ``tests/test_solve.py`` checks
+it against the engine position by position.
 
 An option is encoded as one integer: ``WIN`` when the move bears off the mover's last piece,
 else ``2 * state + keeps_turn``. The value of an option for the mover is ``1`` (win),
@@ -130,6 +130,7 @@ def _options(
     extra_cell: np.ndarray,
     throw_values: np.ndarray,
     throw_extra: np.ndarray,
+    pass_extra: np.ndarray,
     entry_allowed: np.ndarray,
     entry_square: np.ndarray,
     slot_group: np.ndarray,
@@ -244,7 +245,7 @@ def _options(
             if c >= 0:
                 enemy[c] = 0
     if found == 0 or not must_move:
-        if t_extra:
+        if pass_extra[t]:
             out[found] = _encode(dense, state, True)
         else:
             out[found] = _encode(dense, (next_p * count + j) * count + i, False)
@@ -262,6 +263,7 @@ def build_transitions(
     extra_cell: np.ndarray,
     throw_values: np.ndarray,
     throw_extra: np.ndarray,
+    pass_extra: np.ndarray,
     entry_allowed: np.ndarray,
     entry_square: np.ndarray,
     slot_group: np.ndarray,
@@ -305,6 +307,7 @@ def build_transitions(
                 extra_cell,
                 throw_values,
                 throw_extra,
+                pass_extra,
                 entry_allowed,
                 entry_square,
                 slot_group,

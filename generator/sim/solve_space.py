@@ -69,7 +69,10 @@ class Geometry:
     throw_values: IntArray
     throw_probs: FloatArray
     throw_extra: BoolArray
-    """``[throw index]``: this throw earns another throw, whatever happens on it."""
+    """``[throw index]``: this throw earns another throw with its move."""
+    pass_extra: BoolArray
+    """``[throw index]``: this throw earns another throw even when it moves no piece (where
+    the rules say so: :attr:`Rules.extra_throw_without_move`)."""
     entry_allowed: BoolArray
     """``[slot, throw index]``: the piece in this slot may enter with this throw."""
     entry_square: IntArray
@@ -152,6 +155,10 @@ def geometry(rules: Rules) -> Geometry:
         throw_values=np.array([t for t, _ in throws], dtype=np.int64),
         throw_probs=np.array([float(p) for _, p in throws], dtype=np.float64),
         throw_extra=np.array([t in rules.extra_throw_throws for t, _ in throws], dtype=np.bool_),
+        pass_extra=np.array(
+            [rules.extra_throw_without_move and t in rules.extra_throw_throws for t, _ in throws],
+            dtype=np.bool_,
+        ),
         entry_allowed=entry_allowed,
         entry_square=entry_square,
         slot_group=np.array([g for g, s in enumerate(sizes) for _ in range(s)], dtype=np.int64),

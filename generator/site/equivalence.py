@@ -47,6 +47,7 @@ def effective_rules(rules: Rules) -> tuple[Any, ...]:
         rules.stack_defence if stacks_possible else None,
         rules.extra_throw_cells & on_routes,
         rules.extra_throw_throws & occurring,
+        rules.extra_throw_without_move and bool(rules.extra_throw_throws & occurring),
         rules.extra_throw_on_capture and bool(capturable),
         rules.exact_bear_off and max(occurring, default=0) > 1,
         rules.must_move,
