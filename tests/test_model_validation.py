@@ -356,6 +356,11 @@ def extra_throw_question_does_not_arise(ws: Workspace) -> tuple[str, int]:
     return "fx.yml", ws.line_of("fx.yml", "- id: fx-extra-throw-without-move")
 
 
+def measured_reading_malformed(ws: Workspace) -> tuple[str, int]:
+    ws.replace("questions.yml", "measure: [throws-again]", "measure: [sometimes]")
+    return "questions.yml", ws.line_of("questions.yml", "measure:")
+
+
 def missing_required_question(ws: Workspace) -> tuple[str, int]:
     ws.replace_ruling("fx.yml", "must-move", "")
     return "fx.yml", ws.line_of("fx.yml", "rulings:")
@@ -386,6 +391,10 @@ CASES: dict[str, tuple[Breaker, tuple[str, ...]]] = {
     "extra throw question does not arise": (
         extra_throw_question_does_not_arise,
         ("turn-passes", "no throw earns another throw", "answer does-not-arise"),
+    ),
+    "measured reading malformed": (
+        measured_reading_malformed,
+        ("measure", "sometimes", "throws-again | turn-passes | does-not-arise"),
     ),
     "missing required question": (missing_required_question, ("does not answer", "must-move")),
 }

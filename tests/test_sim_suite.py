@@ -11,10 +11,11 @@ from typing import cast
 import pytest
 from conftest import repository_catalog
 
+from generator.model.checks import answer_problems
 from generator.sim import records as records_module
 from generator.sim import suite as suite_module
-from generator.sim.suite import Effect, default_suite
-from generator.sim.variation import canonical, disagreements
+from generator.sim.suite import Effect, default_suite, sensitivity_changes, simulated_variants
+from generator.sim.variation import alternatives, canonical
 from generator.site.statistics_page import chance_check
 
 
@@ -38,7 +39,7 @@ def test_suite_structure_and_warm_rerun(
         gap = suite.skill[variant]
         assert gap.as_first["agents"] == [gap.agent, "random"]
         assert gap.as_second["agents"] == ["random", gap.agent]
-    disputed = disagreements(catalog, [catalog.resolve(v) for v in simulated])
+    disputed = alternatives(catalog, [catalog.resolve(v) for v in simulated])
     for effect in suite.effects:
         assert effect.question in disputed
         own = canonical(catalog.resolve(effect.variant).value(effect.question))
@@ -60,6 +61,28 @@ def test_suite_structure_and_warm_rerun(
     monkeypatch.setattr(records_module, "run_requests", refuse)
     again = default_suite(catalog, seed=3, jobs=1, cache_dir=tmp_path)
     assert [r["key"] for r in again.records()] == keys
+
+
+def test_measured_readings_are_tried_wherever_they_fit() -> None:
+    """A reading a question asks to measure (``measure``) is tried on every simulated rulebook
+    that does not already give it, except where the answer does not fit the rest of the
+    rulebook (a throw's extra throw without a move, where no throw earns one)."""
+    catalog = repository_catalog()
+    variants = simulated_variants(catalog)
+    tried = {
+        (v.id, c.question, canonical(c.value)) for v, c, _ in sensitivity_changes(catalog, variants)
+    }
+    measured = [(q.id, value) for q in catalog.questions.values() for value in q.measure]
+    assert measured, "no question asks for a reading to be measured"
+    for question, value in measured:
+        for variant in variants:
+            values = {**variant.machine_values(), question: value}
+            fits = all(q != question for q, _ in answer_problems(values))
+            own = canonical(variant.value(question)) == canonical(value)
+            expected = fits and not own
+            assert ((variant.id, question, canonical(value)) in tried) == expected, (
+                f"{variant.id} {question}={value}: expected {'tried' if expected else 'not tried'}"
+            )
 
 
 @dataclass(frozen=True)

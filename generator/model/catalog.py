@@ -26,6 +26,7 @@ from generator.model.equipment import (
     parse_cell,
     parse_fraction,
 )
+from generator.model.values import VALUE_CHECKS
 from generator.model.variant import (
     Citation,
     Claim,
@@ -122,6 +123,8 @@ def load_catalog(root: Path, only: list[Path] | None = None) -> tuple[Catalog, l
         catalog.sources = _sources(documents["sources.yml"], problems)
     if "equipment.yml" in documents:
         catalog.equipment = _equipment(documents["equipment.yml"], problems)
+    if "questions.yml" in documents:
+        problems.extend(_measure_problems(documents["questions.yml"], catalog))
     variant_docs: dict[str, Document] = {}
     for path in variant_files(root):
         document = _load(path, problems)
@@ -181,9 +184,24 @@ def _questions(document: Document, problems: list[Problem]) -> dict[str, Questio
         if entry["id"] in questions:
             problems.append(document.problem(("questions", i, "id"), "duplicate question id"))
         questions[entry["id"]] = Question(
-            entry["id"], entry["title"], entry["explanation"], entry["engine"], entry["value"]
+            entry["id"],
+            entry["title"],
+            entry["explanation"],
+            entry["engine"],
+            entry["value"],
+            tuple(entry.get("measure", ())),
         )
     return questions
+
+
+def _measure_problems(document: Document, catalog: Catalog) -> Iterator[Problem]:
+    """Each answer a question asks the sensitivity runs to measure has the question's form."""
+    for i, question in enumerate(catalog.questions.values()):
+        check = VALUE_CHECKS.get(question.id)
+        for j, value in enumerate(question.measure):
+            message = check(value, catalog.equipment) if check else "no value form to check"
+            if message:
+                yield document.problem(("questions", i, "measure", j), f"measure: {message}")
 
 
 def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:

@@ -205,7 +205,7 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
             return _ruling_path(variant, ruling)
         return ("derives_from",)
 
-    for question, message in _extra_throw_coherence(values):
+    for question, message in answer_problems(values):
         yield doc.problem(at(question), message)
     dice = catalog.equipment.dice[values["dice"]]
     # A reading kept for the record (simulate: false) is never played, so it may be one the
@@ -214,11 +214,14 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
         yield doc.problem(at(question), message)
 
 
-def _extra_throw_coherence(values: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """``extra-throw-without-move`` does not arise exactly when no throw earns another throw.
+def answer_problems(values: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(question, message) for an answer that does not fit the rest of the rulebook:
+    ``extra-throw-without-move`` does not arise exactly when no throw earns another throw.
 
-    Only the catalogue asks this: a sensitivity run that gives a variant's throws another throw
-    plays the unchanged answer ``does-not-arise`` as "the turn passes"."""
+    The catalogue rejects such a rulebook. A sensitivity run does not try an answer that this
+    rejects (it does not arise there, or it must), but keeps a change to another question
+    that leaves such an answer behind: a variant given a throw that earns another throw
+    plays its unchanged ``does-not-arise`` as "the turn passes"."""
     earning = values["throw-extra-throw"]
     answer = values["extra-throw-without-move"]
     if not earning and answer != "does-not-arise":

@@ -58,6 +58,7 @@ QUESTIONS_SCHEMA: dict[str, Any] = {
                     "explanation": {"type": "string", "minLength": 1},
                     "engine": {"type": "string", "minLength": 1},
                     "value": {"type": "string", "minLength": 1},
+                    "measure": {"type": "array", "minItems": 1},
                 },
             },
         }

@@ -59,6 +59,9 @@ class Question:
     explanation: str
     engine: str
     value: str
+    measure: tuple[Any, ...] = ()
+    """Answers the sensitivity runs also try on every rulebook, though no rulebook gives them:
+    a reading of the sources worth measuring (``measure`` in questions.yml)."""
 
     @property
     def drives_engine(self) -> bool:

@@ -5,8 +5,11 @@
 - Principle table: each cheap agent against random, in both seats.
 - Skill gap: the strongest cheap agent in that table against random, both seats, more games.
 - Sensitivity: for every engine question on which the simulated variants disagree, each
-  variant with that one ruling changed to each value another variant uses, when the changed
-  game is still valid; effects on the first player's win rate and the mean number of throws.
+  variant with that one ruling changed to each value another variant uses (and to each reading
+  the question asks to measure, its ``measure`` in questions.yml), when the changed game is
+  still valid and the new answer fits the rest of the rulebook
+  (:func:`generator.model.checks.answer_problems`); effects on the first player's win rate
+  and the mean number of throws.
   Each changed run has :data:`SENSITIVITY_GAMES` games, the fewest that keep every effect's
   95% interval on the win rate within ±:data:`EFFECT_HALF_WIDTH` (see
   :func:`games_for_effect`).
@@ -28,14 +31,15 @@ from typing import Any
 import numpy as np
 
 from generator.model.catalog import Catalog
+from generator.model.checks import answer_problems
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate
 from generator.sim.stats import Z95, difference
 from generator.sim.variation import (
     Change,
+    alternatives,
     canonical,
-    disagreements,
     playable_problem,
     with_change,
 )
@@ -159,7 +163,7 @@ def sensitivity_changes(
     catalog: Catalog, variants: list[ResolvedVariant]
 ) -> Iterator[tuple[ResolvedVariant, Change, ResolvedVariant | str]]:
     """(variant, change, changed variant or the reason it cannot be played)."""
-    for question, values in disagreements(catalog, variants).items():
+    for question, values in alternatives(catalog, variants).items():
         for variant in variants:
             if question not in variant.rulings:
                 continue
@@ -173,6 +177,8 @@ def sensitivity_changes(
                 except (KeyError, ValueError) as error:
                     yield variant, change, str(error)
                     continue
+                if any(q == question for q, _ in answer_problems(changed.machine_values())):
+                    continue  # the question does not arise here, or does and needs an answer
                 problem = playable_problem(changed)
                 yield variant, change, problem if problem else changed
 

@@ -75,6 +75,27 @@ def disagreements(catalog: Catalog, variants: Iterable[ResolvedVariant]) -> dict
     return found
 
 
+def alternatives(catalog: Catalog, variants: Iterable[ResolvedVariant]) -> dict[str, list[Any]]:
+    """The answers the sensitivity runs try on every rulebook, by engine question: the values
+    of :func:`disagreements`, then the readings a question asks to measure though no rulebook
+    gives them (its ``measure``)."""
+    resolved = list(variants)
+    found = disagreements(catalog, resolved)
+    for question in engine_questions(catalog):
+        measured = catalog.questions[question].measure
+        if not measured:
+            continue
+        values = {canonical(v): v for v in found.get(question, [])}
+        for variant in resolved:
+            if question in variant.rulings:
+                values.setdefault(canonical(variant.value(question)), variant.value(question))
+        for value in measured:
+            values.setdefault(canonical(value), value)
+        if len(values) > 1:
+            found[question] = list(values.values())
+    return {q: found[q] for q in engine_questions(catalog) if q in found}
+
+
 def with_change(variant: ResolvedVariant, change: Change, equipment: Equipment) -> ResolvedVariant:
     """``variant`` with one ruling's value replaced (equipment follows board/route/dice).
 
