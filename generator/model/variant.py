@@ -30,6 +30,8 @@ class SourceKind(enum.Enum):
     TABLET_READING = "tablet-reading"
     SCHOLARLY_RECONSTRUCTION = "scholarly-reconstruction"
     COMMERCIAL_RULES = "commercial-rules"
+    EDITION_RECONSTRUCTION = "edition-reconstruction"
+    """Rules this edition put together to make a lost ruleset playable: not a published text."""
     DIGITAL_ADAPTATION = "digital-adaptation"
     TEACHING_SHORTENING = "teaching-shortening"
     SEED_PAGE = "seed-page"

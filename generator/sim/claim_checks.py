@@ -2,7 +2,7 @@
 
 Each check is computed with the engine or the native simulator, never asserted by hand, and
 returns a verdict with the numbers behind it. Exhaustive where feasible (every reachable
-position of the three-piece game), sampled with 95 % Wilson or normal intervals otherwise.
+position of the two-piece game), sampled with 95 % Wilson or normal intervals otherwise.
 
 Checks by name (``check:`` in a claim):
 
@@ -13,7 +13,8 @@ Checks by name (``check:`` in a claim):
 - ``central-rosette-decides``: in simulated games, how often the player who held the central
   rosette (a rosette both routes pass through) for more throws won.
 - ``play-cannot-lock``: no reachable position where neither side can ever move (exhaustive for
-  the variant's rules with three pieces a side; sampled for its own piece count).
+  the variant's rules with two pieces a side, :data:`EXHAUSTIVE_PIECES`; sampled for its own
+  piece count, including how often pieces in hand can enter).
 - ``no-draw``: no reachable position with both sides finished, no unfinished position without a
   successor, and every sampled game ended with one winner.
 - ``tablet-route``: the variant's board and route against every tablet-reading variant's.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -41,7 +43,7 @@ from generator.model.catalog import Catalog
 from generator.model.variant import Claim, SourceKind
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 
-CLAIMS_VERSION = 3
+CLAIMS_VERSION = 4
 """Bump when a check could give a different result for the same rules."""
 
 SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
@@ -449,33 +451,82 @@ def _small(rules: Rules) -> Rules:
     return with_pieces(rules, min(EXHAUSTIVE_PIECES, rules.pieces))
 
 
+ALMOST_ALWAYS = 0.9
+"""We read "pieces in hand can almost always enter" as: at least nine moving throws in ten at
+which the side to move has a piece in hand let one enter (the whole 95 % interval above it)."""
+
+ENTRY_GAMES = 300
+"""Uniformly random games, in the reference engine, sampled for how often pieces in hand can
+enter in the variant's own game (the exhaustive count covers only the small game)."""
+
+
+def entry_blocked_sampled(rules: Rules, games: int, seed: int) -> tuple[int, int]:
+    """(throws that enter no piece, throws) over the moving throws of seeded random games at
+    which the side to move has a piece in hand, played with the reference engine."""
+    rng = random.Random(seed)
+    outcomes = [throw for throw, _ in rules.throws]
+    weights = [float(p) for _, p in rules.throws]
+    blocked = pairs = 0
+    for _ in range(games):
+        position = start_position(rules)
+        while winner(rules, position) is None:
+            throw = rng.choices(outcomes, weights)[0]
+            moves = legal_moves(rules, position, throw)
+            if throw > 0 and 0 in position.pieces(position.to_move):
+                pairs += 1
+                blocked += not any(m.start == 0 for m in moves if not m.is_pass)
+            position = (
+                apply_move(rules, position, rng.choice(moves), throw)
+                if moves
+                else pass_turn(rules, position, throw)
+            )
+    return blocked, pairs
+
+
 def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     rules = compile_rules(catalog.resolve(claim.variant))
     small = _small(rules)
     found = _reachability_cached(small, settings)
     counts = _throw_counts(rules, settings.games, settings.seed)
     no_move = found.no_move_pairs / found.pairs
-    blocked = found.hand_blocked / found.hand_pairs if found.hand_pairs else 0.0
+    blocked, hand_throws = entry_blocked_sampled(rules, ENTRY_GAMES, settings.seed)
+    low, high = wilson(blocked, hand_throws)
     numbers = {
         f"reachable positions, {small.pieces} pieces a side": f"{found.positions:,}",
         "positions where neither side can ever move": f"{found.deadlocks}",
-        "positive throws with no legal move": f"{_percent(no_move)} of position-throw pairs",
-        "positive throws with pieces in hand that enter none": f"{_percent(blocked)}",
+        f"positive throws with no legal move, {small.pieces} pieces a side": (
+            f"{_percent(no_move)} of position-throw pairs"
+        ),
+        f"positive throws with pieces in hand that enter none, {rules.pieces} pieces a side": (
+            f"{_percent(blocked / hand_throws if hand_throws else 0.0)} of {hand_throws:,}"
+            f" (95 %: {_percent(low)} to {_percent(high)}; {ENTRY_GAMES} random games)"
+        ),
         f"games with {rules.pieces} pieces that ended (greedy, sampled)": (
             f"{len(counts)} of {settings.games}"
         ),
     }
-    verdict = SUPPORTED if found.deadlocks == 0 and len(counts) == settings.games else CONTRADICTED
+    unlocked = found.deadlocks == 0 and len(counts) == settings.games
+    enters = 1 - high >= ALMOST_ALWAYS
+    verdict = CONTRADICTED if not unlocked else SUPPORTED if enters else PARTLY
     summary = (
-        f"No reachable position of the {small.pieces}-piece game is locked, and every sampled"
-        f" {rules.pieces}-piece game ended."
-        if verdict == SUPPORTED
-        else f"{found.deadlocks} reachable positions are locked."
+        f"{found.deadlocks} reachable positions are locked."
+        if not unlocked
+        else f"No reachable position of the {small.pieces}-piece game is locked, and every sampled"
+        f" {rules.pieces}-piece game ended"
+        + (
+            "; pieces in hand can enter on at least nine throws in ten."
+            if enters
+            else f"; but with {rules.pieces} pieces a side, pieces in hand enter on only about"
+            f" {_percent(1 - blocked / hand_throws)} of moving throws in random play, not"
+            " almost always."
+        )
     )
     method = (
         f"Every position reachable from the start with {small.pieces} pieces a side, enumerated"
         f" with the engine (exhaustive); {settings.games} seeded greedy games with"
-        f" {rules.pieces} pieces in the native simulator (sampled)."
+        f" {rules.pieces} pieces in the native simulator (sampled); how often pieces in hand can"
+        f" enter, in {ENTRY_GAMES} seeded games with {rules.pieces} pieces a side and moves chosen"
+        " at random, played with the engine (sampled)."
     )
     return ClaimResult(
         claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True

@@ -14,6 +14,7 @@ never by hand, in two independent ways:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -52,6 +53,20 @@ def effective_rules(rules: Rules) -> tuple[Any, ...]:
         rules.exact_bear_off and max(occurring, default=0) > 1,
         rules.must_move,
     )
+
+
+def same_game_groups(resolved: Mapping[str, ResolvedVariant]) -> dict[str, tuple[str, ...]]:
+    """For each variant, the other variants whose rules play exactly the same game (equal
+    :func:`effective_rules`): their simulated figures measure one game twice, whatever their
+    rulings say or where they come from."""
+    by_rules: dict[tuple[Any, ...], list[str]] = {}
+    for vid, variant in resolved.items():
+        by_rules.setdefault(effective_rules(compile_rules(variant)), []).append(vid)
+    return {
+        vid: tuple(other for other in group if other != vid)
+        for group in by_rules.values()
+        for vid in group
+    }
 
 
 def with_ruling(variant: ResolvedVariant, ruling: Ruling) -> ResolvedVariant:

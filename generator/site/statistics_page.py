@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from generator.engine.rules import compile_rules
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
 from generator.site.context import SiteContext, variant_page
+from generator.site.equivalence import same_game_groups
 from generator.site.render import environment, render
 
 if TYPE_CHECKING:
@@ -186,6 +187,8 @@ def statistics_files(ctx: SiteContext, stats: Statistics | None, measured: Measu
     """Fill the statistics page, its charts and the per-variant blocks into ``measured``."""
     suite = stats.suite if stats else None
     charts = _charts(ctx, stats)
+    simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
+    same_game = same_game_groups(simulated)
     for vid in ctx.variant_ids:
         baseline = suite.baseline.get(vid) if suite else None
         measured.per_variant[vid] = {
@@ -200,6 +203,7 @@ def statistics_files(ctx: SiteContext, stats: Statistics | None, measured: Measu
             if f"statistics/length-{vid}.svg" in charts
             else None,
             "seed": stats.seed if stats else None,
+            "same_game": [ctx.catalog.variants[other] for other in same_game.get(vid, ())],
         }
     measured.per_question = effects_by_question(suite)
     measured.statistics_files.update(charts)

@@ -24,6 +24,7 @@ KIND_LABELS = {
     "tablet-reading": "a reading of the Babylonian tablet",
     "scholarly-reconstruction": "a scholar's reconstruction",
     "commercial-rules": "rules printed with a commercial set",
+    "edition-reconstruction": "a reconstruction made for this edition, not a published text",
     "digital-adaptation": "a digital adaptation",
     "teaching-shortening": "a modern shortening for teaching",
     "seed-page": "a web page",
