@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator.site.render import title_text
 from generator.site.statistics_page import binary_size, duration, same_value_series
 
 
@@ -39,3 +40,8 @@ def test_identical_exact_values_share_one_line() -> None:
     merged = same_value_series(series)
     assert list(merged) == ["A, B", "C", "D"]
     assert merged["A, B"] == series["A"]
+
+
+def test_title_quotes_open_and_close() -> None:
+    assert title_text('rules of "Murray (Suggested)"') == "rules of “Murray (Suggested)”"
+    assert title_text('"Rosette", item "Nothing"') == "“Rosette”, item “Nothing”"

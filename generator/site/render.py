@@ -51,8 +51,9 @@ def one_line(text: str) -> str:
 
 
 def title_text(text: str) -> str:
-    """Text safe inside an admonition or tab title (double-quoted in Markdown)."""
-    return one_line(text).replace('"', "”")
+    """Text safe inside an admonition or tab title (double-quoted in Markdown): straight double
+    quotes become curly ones, opening at the start or after a space or bracket, closing elsewhere."""
+    return re.sub(r'(^|[\s(\[])"', r"\1“", one_line(text)).replace('"', "”")
 
 
 def relative_link(source: str, target: str) -> str:

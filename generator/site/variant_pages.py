@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.engine.rules import compile_rules
-from generator.model.variant import Question, Ruling
+from generator.model.variant import Evidence, Question, Ruling
 from generator.site.board import board_svg, route_description
 from generator.site.context import (
     EVIDENCE_HELP,
@@ -145,6 +145,11 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "short_urls": {r.id: ctx.short_url(r) for r in rulings_here},
         "owner_titles": {vid: v.title for vid, v in ctx.catalog.variants.items()},
         "target": ctx.ruling_target,
+        "conflicts": {
+            question: ruling
+            for question, ruling in resolved.rulings.items()
+            if ruling.evidence is Evidence.CONFLICTING
+        },
         "sources": ctx.catalog.sources,
         "evidence_help": EVIDENCE_HELP,
         "page_cite": ctx.page_citation(page, variant.title, f"variant-{variant_id}"),
