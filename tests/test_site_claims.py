@@ -6,13 +6,17 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import repository_catalog
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.model.variant import Claim
 from generator.sim.claim_checks import (
+    CONSISTENT_WITH_ASSUMPTION,
     CONTRADICTED,
+    NOT_CONSISTENT_WITH_ASSUMPTION,
     SUPPORTED,
+    UNSUPPORTED,
     CheckSettings,
     check_claim,
     claimed_odds,
@@ -66,3 +70,24 @@ def test_claimed_odds_reads_both_word_orders() -> None:
 def test_unknown_check_names_the_known_ones(catalog: Catalog) -> None:
     with pytest.raises(ValueError, match="dice-odds"):
         check_claim(catalog, _claim("vibes", "x"), CheckSettings(1, 1, None))
+
+
+def test_minutes_claim_is_only_consistent_with_an_assumed_pace(catalog: Catalog) -> None:
+    settings = CheckSettings(games=200, seed=1, cache_dir=None)
+    result = check_claim(
+        catalog, _claim("game-minutes", "A game takes 1 to 1000 minutes."), settings
+    )
+    assert result.verdict == CONSISTENT_WITH_ASSUMPTION
+    far = check_claim(catalog, _claim("game-minutes", "A game takes 5000 minutes."), settings)
+    assert far.verdict == NOT_CONSISTENT_WITH_ASSUMPTION
+
+
+def test_tablet_claim_splits_route_and_piece_count() -> None:
+    """On the repository's data: no quotation of the tablet gives a route (unsupported); the
+    tablet as Finkel is quoted gives five pieces, so a seven-piece claim is contradicted."""
+    real = repository_catalog()
+    claim = next(c for c in real.variants["finkel-great-book"].claims if c.check == "tablet-route")
+    result = check_claim(real, claim, CheckSettings(games=10, seed=1, cache_dir=None))
+    assert result.numbers["route: verdict"] == UNSUPPORTED
+    assert result.numbers["piece count: verdict"] == CONTRADICTED
+    assert result.verdict == CONTRADICTED

@@ -23,6 +23,8 @@ class CheckedClaim:
             "supported": "supported",
             "partly supported": "partly",
             "contradicted": "contradicted",
+            "consistent with an assumed pace": "partly",
+            "not consistent with any assumed pace": "partly",
         }.get(self.result.verdict, "unchecked")
 
 

@@ -52,7 +52,8 @@ def one_line(text: str) -> str:
 
 def title_text(text: str) -> str:
     """Text safe inside an admonition or tab title (double-quoted in Markdown): straight double
-    quotes become curly ones, opening at the start or after a space or bracket, closing elsewhere."""
+    quotes become curly ones, opening at the start or after a space or bracket, closing
+    elsewhere."""
     return re.sub(r'(^|[\s(\[])"', r"\1“", one_line(text)).replace('"', "”")
 
 
