@@ -24,6 +24,7 @@ KNOWN_CLAIM_CHECKS = (
     "play-cannot-lock",
     "no-draw",
     "tablet-route",
+    "coins-same-spread",
 )
 """Claims the site knows how to check (``generator/site/claims.py``)."""
 

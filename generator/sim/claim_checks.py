@@ -17,6 +17,7 @@ Checks by name (``check:`` in a claim):
   piece count, including how often pieces in hand can enter).
 - ``no-draw``: no reachable position with both sides finished, no unfinished position without a
   successor, and every sampled game ended with one winner.
+- ``coins-same-spread``: coins thrown and heads counted against the variant's dice, exactly.
 - ``tablet-route``: the variant's route and piece count against what quotations of the
   tablet (in tablet-reading rulings) say on each.
 """
@@ -646,6 +647,43 @@ def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     )
 
 
+def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    """Coins thrown and heads counted against the variant's dice, outcome by outcome, exactly.
+    The number of coins is the first number word of the claim ("Four coins ...")."""
+    rules = compile_rules(catalog.resolve(claim.variant))
+    counts = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+    words = re.findall(r"[a-z]+|\d+", claim.claim.lower())
+    coins = next(int(w) if w.isdigit() else counts[w] for w in words if w.isdigit() or w in counts)
+    spread = {k: Fraction(math.comb(coins, k), 2**coins) for k in range(coins + 1)}
+    dice = {throw: Fraction(p) for throw, p in rules.throws if p > 0}
+    same = spread == dice
+
+    def table(odds: dict[int, Fraction]) -> str:
+        return ", ".join(f"{throw}: {odds[throw]}" for throw in sorted(odds))
+
+    numbers = {f"{coins} coins, heads counted": table(spread), "this rulebook's dice": table(dice)}
+    summary = (
+        f"Exactly the same: {coins} coins give every throw with the chance the dice give it."
+        if same
+        else f"Not the same: {coins} coins and the dice give different chances."
+    )
+    method = (
+        "Exact fractions: the chance of k heads in n fair coins, C(n, k) / 2^n, against the"
+        " rulebook's dice table, throw by throw. The dice table itself rests on the rulebook's"
+        " dice ruling (how often each die falls marked)."
+    )
+    return ClaimResult(
+        claim.id,
+        claim.variant,
+        claim.check,
+        SUPPORTED if same else CONTRADICTED,
+        summary,
+        method,
+        numbers,
+        True,
+    )
+
+
 CHECKS: dict[str, Callable[[Catalog, Claim, CheckSettings], ClaimResult]] = {
     "dice-odds": check_dice_odds,
     "game-minutes": check_game_minutes,
@@ -653,6 +691,7 @@ CHECKS: dict[str, Callable[[Catalog, Claim, CheckSettings], ClaimResult]] = {
     "play-cannot-lock": check_play_cannot_lock,
     "no-draw": check_no_draw,
     "tablet-route": check_tablet_route,
+    "coins-same-spread": check_coins_spread,
 }
 
 
