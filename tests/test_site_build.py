@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
+import stat
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.site.pipeline import BuildError, BuildOptions, build, mkdocs_build
+from generator.site.site_folder import STAMP
 
 PROJECT = Path(__file__).resolve().parent.parent
 SITE_URL = "http://127.0.0.1:8000/"
@@ -51,8 +53,14 @@ def root(tmp_path_factory: pytest.TempPathFactory, environment: None) -> Path:
     return _copy_project(tmp_path_factory.mktemp("project"))
 
 
+LEFTOVERS = (".site.building-killed", ".site.replaced", ".generating-killed", ".replaced-killed")
+"""Temporary folders a killed build leaves behind; the next build removes them."""
+
+
 @pytest.fixture(scope="module")
 def site(root: Path) -> Path:
+    for leftover in LEFTOVERS:
+        (root / leftover / "inner").mkdir(parents=True)
     build(BuildOptions(root=root, simulate=False, log=lambda _: None))
     return root / "site"
 
@@ -188,3 +196,14 @@ def test_a_page_mkdocs_rejects_keeps_the_previous_site(
     with pytest.raises(BuildError, match="no-such-page"):
         mkdocs_build(broken, broken / "site", {r.id for r in catalog.rulings()})
     assert _digest(broken / "site") == before
+
+
+def test_the_site_is_stamped_and_world_readable(site: Path) -> None:
+    """A web server running as another user can read every file (mkdtemp makes 0700)."""
+    assert (site / STAMP).is_file()
+    for path in [site, *site.rglob("*")]:
+        assert stat.S_IMODE(path.stat().st_mode) == (0o755 if path.is_dir() else 0o644), path
+
+
+def test_a_build_clears_what_killed_builds_left(root: Path, site: Path) -> None:
+    assert [name for name in LEFTOVERS if (root / name).exists()] == []

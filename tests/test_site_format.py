@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.site.render import title_text
-from generator.site.statistics_page import binary_size, duration, same_value_series
+from generator.site.statistics_page import binary_size, same_value_series
 
 
 @pytest.mark.parametrize(
@@ -21,13 +21,6 @@ from generator.site.statistics_page import binary_size, duration, same_value_ser
 )
 def test_binary_size(count: int, text: str) -> None:
     assert binary_size(count) == text
-
-
-@pytest.mark.parametrize(
-    ("seconds", "text"), [(0.0, "< 0.01 s"), (0.94, "0.94 s"), (99.5, "99.50 s"), (700.0, "12 min")]
-)
-def test_duration(seconds: float, text: str) -> None:
-    assert duration(seconds) == text
 
 
 def test_identical_exact_values_share_one_line() -> None:

@@ -8,6 +8,7 @@ The chunking depends only on the number of games, and every game's dice depend o
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -18,6 +19,7 @@ import numpy as np
 from generator.engine.moves import PASS, apply_move, legal_moves, winner
 from generator.engine.position import start_position
 from generator.engine.rules import Rules
+from generator.processes import worker_start
 from generator.sim import fast
 from generator.sim.agents import FAST_AGENTS, Agent, is_fast, python_agent
 from generator.sim.encode import IntArray, encode_rules
@@ -168,8 +170,8 @@ def run_requests(
                 bar.update(games)
         else:
             warm_up(requests)
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            pool = worker_pool(jobs)
+            try:
                 futures = {
                     pool.submit(play_chunk, requests[i], first, games): (i, first, games)
                     for i, first, games in pieces
@@ -178,7 +180,29 @@ def run_requests(
                     i, first, games = futures[future]
                     finish(i, first, future.result())
                     bar.update(games)
+            except BaseException:
+                stop_workers(pool)
+                raise
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
     return [results[i] for i in range(len(requests))]
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """``jobs`` forked workers that die with this process, even when it is killed outright."""
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=worker_start,
+        initargs=(os.getpid(),),
+    )
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the workers now: on an interrupt or error, leaving the pool by ``shutdown`` alone
+    would first wait for every queued chunk to be played."""
+    for process in list((pool._processes or {}).values()):
+        process.kill()
 
 
 def warm_up(requests: Sequence[RunRequest]) -> None:

@@ -30,7 +30,24 @@ def release_date(root: Path) -> dt.date:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is None:
         epoch = source_date_epoch(root)
-    return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC).date()
+    return epoch_date(epoch)
+
+
+def epoch_date(epoch: str) -> dt.date:
+    """The UTC date of ``SOURCE_DATE_EPOCH``: whole seconds since 1970, up to the year 9999.
+
+    A malformed value stops the build (as https://reproducible-builds.org/specs/source-date-epoch/
+    asks) with a :class:`RuntimeError` saying how to fix it.
+    """
+    try:
+        if not epoch.isascii() or not epoch.isdigit():
+            raise ValueError(epoch)
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC).date()
+    except (ValueError, OverflowError, OSError):
+        raise RuntimeError(
+            f"SOURCE_DATE_EPOCH={epoch[:40]!r} is not a time: set it to whole seconds since 1970"
+            " (e.g. `git log -1 --format=%ct`) or unset it"
+        ) from None
 
 
 def source_date_epoch(root: Path) -> str:

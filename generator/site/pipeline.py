@@ -2,7 +2,8 @@
 
 A failed step never leaves a half-written result: generated Markdown is swapped into
 ``docs/`` only after every page rendered, and the site is built into a temporary folder that
-replaces ``site/`` only after ``mkdocs build --strict`` and the post-build checks passed.
+replaces ``site/`` only after ``mkdocs build --strict`` and the post-build checks passed. What
+a build may replace, its lock and its leftovers: :mod:`generator.site.site_folder`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -20,10 +20,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.model.catalog import Catalog, load_catalog
+from generator.processes import die_with_parent
 from generator.site.cite import release_date, site_url, source_date_epoch
 from generator.site.context import SiteContext
 from generator.site.generate import Measurements, all_files
 from generator.site.render import swap_into_docs
+from generator.site.site_folder import (
+    BuildRunning,
+    SiteFolderError,
+    build_lock,
+    check_site_folder,
+    clear_leftovers,
+    new_staging,
+    publish,
+)
 
 CLAIM_GAMES = 2000
 """Games per sampled claim check (unless ``--games`` says otherwise)."""
@@ -61,6 +71,21 @@ def load_or_fail(root: Path) -> Catalog:
 
 
 def build(options: BuildOptions) -> BuildReport:
+    """The whole build, holding the checkout's build lock; refuses at once (before any work) a
+    site folder it must not replace, and clears what a killed build left behind."""
+    if options.games is not None and options.games < 1:
+        raise BuildError(f"--games {options.games}: give a whole number of games above 0")
+    site_dir = options.site_dir or options.root / "site"
+    try:
+        check_site_folder(options.root, site_dir)
+        with build_lock(options.root):
+            clear_leftovers(options.root, site_dir, options.log)
+            return _build(options, site_dir)
+    except (SiteFolderError, BuildRunning) as error:
+        raise BuildError(str(error)) from error
+
+
+def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
     report = BuildReport()
     root = options.root
 
@@ -83,7 +108,7 @@ def build(options: BuildOptions) -> BuildReport:
     report.pages = sum(1 for name in files if name.endswith(".md") and not name.startswith("."))
 
     began = time.perf_counter()
-    mkdocs_build(root, options.site_dir or root / "site", set(ctx.rulings))
+    mkdocs_build(root, site_dir, set(ctx.rulings))
     report.seconds["mkdocs"] = time.perf_counter() - began
     return report
 
@@ -108,7 +133,7 @@ def measure(ctx: SiteContext, options: BuildOptions) -> Measurements:
     stats = gather(ctx, options)
     statistics_files(ctx, stats, measured)
     settings = CheckSettings(
-        games=options.games or CLAIM_GAMES,
+        games=CLAIM_GAMES if options.games is None else options.games,
         seed=options.seed,
         cache_dir=options.root / ".cache" / "claims",
     )
@@ -143,9 +168,14 @@ def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
 
     Not ``--quiet``: it drops warnings before ``--strict`` counts them, so broken links and
     anchors would pass. The output is captured and only its warnings are shown on failure.
+    mkdocs is killed with this process, however it ends (:func:`die_with_parent`).
     """
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
+    try:
+        target = check_site_folder(root, site_dir)
+    except SiteFolderError as error:
+        raise BuildError(str(error)) from error
+    staging = new_staging(target)
+    parent = os.getpid()
     try:
         result = subprocess.run(
             [
@@ -164,6 +194,7 @@ def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
             capture_output=True,
             text=True,
             check=False,
+            preexec_fn=lambda: die_with_parent(parent),
         )
         if result.returncode != 0:
             raise BuildError(
@@ -171,7 +202,7 @@ def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
                 + _mkdocs_problems(result.stderr + result.stdout)
             )
         check_ruling_ids(staging, ruling_ids)
-        _swap_site(staging, site_dir)
+        publish(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -198,12 +229,3 @@ def check_ruling_ids(site: Path, ruling_ids: set[str]) -> None:
             f"ruling ids must appear exactly once on the site: missing {missing}, repeated"
             f" {repeated}; rename the clashing heading or ruling id"
         )
-
-
-def _swap_site(staging: Path, site_dir: Path) -> None:
-    old = site_dir.with_name(f".{site_dir.name}.replaced")
-    shutil.rmtree(old, ignore_errors=True)
-    if site_dir.exists():
-        site_dir.rename(old)
-    staging.rename(site_dir)
-    shutil.rmtree(old, ignore_errors=True)

@@ -105,6 +105,10 @@ def copy_assets(folder: Path) -> None:
     shutil.copytree(ASSETS, folder / "assets", dirs_exist_ok=True)
 
 
+DOCS_STAGING_PREFIXES = (".generating-", ".replaced-")
+"""Prefixes of the temporary folders :func:`swap_into_docs` makes next to ``docs/``."""
+
+
 def swap_into_docs(files: Mapping[str, str | bytes], docs: Path) -> None:
     """Replace every generated entry of ``docs`` by the new files, all or nothing.
 
@@ -115,8 +119,9 @@ def swap_into_docs(files: Mapping[str, str | bytes], docs: Path) -> None:
     if unknown:
         raise ValueError(f"generated paths outside the generated set: {sorted(unknown)}")
     docs.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".generating-", dir=docs.parent))
-    trash = Path(tempfile.mkdtemp(prefix=".replaced-", dir=docs.parent))
+    generating, replaced = DOCS_STAGING_PREFIXES
+    staging = Path(tempfile.mkdtemp(prefix=generating, dir=docs.parent))
+    trash = Path(tempfile.mkdtemp(prefix=replaced, dir=docs.parent))
     try:
         write_tree(files, staging)
         copy_assets(staging)

@@ -37,8 +37,6 @@ class ExactValue:
     first_player: float
     expected_throws: float
     states: int
-    cpu_seconds: float
-    """Processor time of the solve on the machine that first ran it (cached with the values)."""
     memory_bytes: int
     """Peak bytes of the solver's arrays."""
 
@@ -82,7 +80,6 @@ def solve_exact(
                     solution.start_value,
                     solution.expected_throws,
                     solution.states,
-                    solution.cpu_seconds,
                     solution.memory_bytes,
                 )
             )
@@ -229,7 +226,6 @@ def statistics_files(ctx: SiteContext, stats: Statistics | None, measured: Measu
         variant_page=variant_page,
         pct=percent,
         size=binary_size,
-        duration=duration,
         skipped=suite.skipped if suite else [],
         chance=chance_check(suite.effects if suite else []),
     )
@@ -258,15 +254,6 @@ def binary_size(count: int) -> str:
             )
         value /= 1024
     return f"{value:.1f} GiB"
-
-
-def duration(seconds: float) -> str:
-    """A processor time as the reader wants it: ``< 0.01 s``, ``0.94 s``, ``12 min``."""
-    if seconds < 0.01:
-        return "< 0.01 s"
-    if seconds < 100:
-        return f"{seconds:.2f} s"
-    return f"{seconds / 60:.0f} min"
 
 
 def percent(value: float, digits: int = 1) -> str:
