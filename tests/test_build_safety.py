@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import repository_catalog
 
 from generator.cli import main
 from generator.site.cite import epoch_date, release_date
@@ -415,3 +416,37 @@ def test_simulation_workers_go_when_the_run_goes(
     wait_for(lambda: not any(alive(pid) for pid in workers), 10, "the workers to end")
     if how == signal.SIGTERM:
         assert process.returncode == 130
+
+
+# Two cold builds of one commit ----------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_two_cold_exact_solves_give_the_same_statistics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exact-value table (and so the search index, which holds its text) must not carry
+    figures that differ between runs, such as the processor time a solve took. One-piece
+    solves only, to keep it quick."""
+    import datetime as dt
+
+    from generator.site import statistics_page
+    from generator.site.context import SiteContext
+    from generator.site.generate import Measurements
+    from generator.site.statistics_page import Statistics, solve_exact, statistics_files
+
+    monkeypatch.setattr(statistics_page, "EXACT_PIECES", (1,))
+    monkeypatch.setattr(statistics_page, "MAX_SOLVED_PIECES", 0)
+    ctx = SiteContext(repository_catalog(), "http://127.0.0.1:8000/", dt.date(2025, 11, 30))
+    pages, values = [], []
+    for run in ("first", "second"):
+        options = BuildOptions(root=tmp_path / run, log=lambda _: None)
+        stats = Statistics(seed=options.seed)
+        stats.exact, stats.refused = solve_exact(ctx, options)
+        measured = Measurements()
+        statistics_files(ctx, stats, measured)
+        pages.append(measured.statistics_page)
+        values.append(stats.exact)
+    assert "| 217 |" in (pages[0] or "")  # one-piece positions of Finkel's rules
+    assert values[0] == values[1]
+    assert pages[0] == pages[1]
