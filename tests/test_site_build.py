@@ -9,6 +9,8 @@ every check shares the same build.
 from __future__ import annotations
 
 import hashlib
+import itertools
+import json
 import re
 import shutil
 import stat
@@ -113,11 +115,21 @@ def test_no_page_references_another_host(site: Path) -> None:
 
 def test_browser_contract(site: Path, catalog: Catalog) -> None:
     compare = (site / "compare" / "index.html").read_text(encoding="utf-8")
-    assert '<table id="comparison">' in compare
+    assert re.search(r'<table\b[^>]*\sid="comparison"', compare)
     rows = re.findall(r'<tr\b[^>]*\sdata-question="([^"]+)"', compare)
     assert rows == list(catalog.questions)
-    assert len(re.findall(r"<th\b[^>]*\sdata-sortable", compare)) == 2 + len(catalog.variants)
-    assert '<input type="checkbox" id="only-differences">' in compare
+    columns = re.findall(r'<th\b[^>]*\sdata-variant="([^"]+)"', compare)
+    assert sorted(columns) == sorted(catalog.variants)
+    assert '<form id="compare-picker"' in compare
+    data = re.search(
+        r'<script type="application/json" id="comparison-data">(.*?)</script>', compare
+    )
+    assert data is not None
+    index = json.loads(data.group(1))
+    assert [v["id"] for v in index["variants"]] == sorted(catalog.variants)
+    assert [q["id"] for q in index["questions"]] == list(catalog.questions)
+    for a, b in itertools.permutations(sorted(catalog.variants), 2):
+        assert (site / "compare" / f"{a}--{b}" / "index.html").is_file(), f"{a}--{b}"
     some = next(iter(catalog.variants.values()))
     page = (site / "variants" / some.id / "index.html").read_text(encoding="utf-8")
     for ruling in some.rulings:

@@ -10,6 +10,7 @@ to the pages, regenerate them with::
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import os
 import subprocess
@@ -25,7 +26,7 @@ from generator.site.context import SiteContext
 from generator.site.equivalence import compare_rulings, sampled_agreement, swapped_rules
 from generator.site.generate import all_files
 from generator.site.pipeline import _unmeasured
-from generator.site.render import md_escape, relative_link
+from generator.site.render import environment, md_escape, relative_link
 
 DATA = Path(__file__).parent / "data" / "site"
 GOLDEN = DATA / "golden"
@@ -147,13 +148,68 @@ def test_equivalent_wording_is_detected_by_the_engine(catalog: Catalog) -> None:
     assert checked == 400 and disagreements > 0
 
 
-def test_pair_page_says_which_differences_change_play(files: dict[str, str]) -> None:
+def _section(page: str, heading: str) -> str:
+    return page.split(f"### {heading} ", 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
+
+
+def test_pair_page_concludes_and_says_which_differences_change_play(
+    files: dict[str, str],
+) -> None:
     pair = files["compare/fixture-child--fixture-game.md"]
-    safe = next(line for line in pair.splitlines() if line.startswith("| [Safe squares]"))
-    route = next(line for line in pair.splitlines() if line.startswith("| [Route]"))
-    assert "changes the game" in route
-    # In the child's game (Masters' route) the two safe rulings differ; the row says so.
-    assert "changes the game" in safe
+    verdict = pair.split('!!! abstract "In short"', 1)[1].split("\n\n")[1]
+    assert "play the same game except for route" in verdict and "safe squares" in verdict
+    route = _section(pair, "Route")
+    assert "**The engine's verdict:** a different game." in route
+    # In the child's game (Masters' route) the two safe rulings differ; in the parent's (Bell's
+    # route, where only the central rosette is shared) they do not. The section says both.
+    safe = _section(pair, "Safe squares")
+    assert "a different game" in safe and "leaves every legal move" in safe
+    # Both rulings side by side, the Spanish quote with its translation.
+    assert safe.count('<div class="pair-side"') == 2
+    assert "Todas las rosetas son seguras." in safe and "Translated: Every rosette is safe." in safe
+    for page, text in files.items():
+        if page.startswith(("compare/", "questions/")):
+            assert "changes the game" not in text, page
+
+
+def test_an_effect_whose_interval_includes_zero_is_no_measurable_effect() -> None:
+    template = environment().from_string(
+        '{% import "_interval.md.j2" as iv %}{{ iv.measured(x, 2555) }}'
+    )
+    assert template.render(x={"low": -0.026, "high": 0.014}) == (
+        "no measurable effect in 2,555 games"
+    )
+    assert template.render(x={"low": 0.001, "high": 0.03}).startswith("a measurable effect")
+
+
+def test_every_pair_has_both_addresses(files: dict[str, str], catalog: Catalog) -> None:
+    from generator.site.compare_pages import reverse_pair_redirects
+
+    ids = sorted(catalog.variants)
+    redirects = reverse_pair_redirects(ids)
+    pages = {p for p in files if p.startswith("compare/") and "--" in p}
+    for a, b in itertools.permutations(ids, 2):
+        address = f"compare/{a}--{b}.md"
+        assert address in pages or redirects.get(address) in pages, address
+    assert (
+        f"compare/{ids[1]}--{ids[0]}.md: compare/{ids[0]}--{ids[1]}.md"
+        in files[".generated/mkdocs.yml"]
+    )
+
+
+def test_comparison_status_is_against_the_baseline(catalog: Catalog) -> None:
+    from generator.site.compare_pages import Comparer, comparison_rows
+
+    ctx = SiteContext(catalog, FIXED_URL, FIXED_DATE)
+    rows = {row.question.id: row for row in comparison_rows(ctx, Comparer(ctx))}
+    child, game = ctx.variant_ids.index("fixture-child"), ctx.variant_ids.index("fixture-game")
+    both = [child, game]
+    assert rows["board"].status(game, both) == "same ruling in every rulebook shown"
+    assert rows["route"].status(game, both) == "a different game in 1 rulebook"
+    # The verdict is symmetric: either ruling put into the other rulebook.
+    for row in rows.values():
+        assert row.plays[child][game] == row.plays[game][child]
+        assert not row.plays_differently(game, game)
 
 
 def test_markdown_escape_keeps_quotes_literal() -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -27,11 +26,12 @@ SAMPLED_POSITIONS = 100
 throw is tried at each)."""
 
 
-class RowStatus:
-    SAME = "same"
-    UNPLAYED = "not played by the engine"
-    WORDING = "differs in wording only: plays identically"
-    DIFFERS = "differs"
+SHOW_CHOICES = {
+    "all": "every question",
+    "rulings": "the rulings differ from the baseline",
+    "play": "the game differs from the baseline (the engine's verdict)",
+}
+"""The comparison's filters: address value -> what the reader reads."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ class Cell:
     variant: str
     ruling: Ruling | None
     label: str
-    differs: bool
+    value_class: int
+    """Cells of one row with equal machine values share a class (0, 1, ...)."""
     detail: str = ""
     """The full reading of the value (an equipment title, say), shown as the link's tooltip."""
 
@@ -48,7 +49,29 @@ class Cell:
 class Row:
     question: Question
     cells: tuple[Cell, ...]
-    status: str
+    plays: tuple[str, ...]
+    """``plays[i][j] == "1"`` when the engine plays a different game with rulebook i's ruling
+    than with rulebook j's (either put into the other); one string of 0/1 per rulebook."""
+
+    def differs(self, baseline: int, index: int) -> bool:
+        return self.cells[index].value_class != self.cells[baseline].value_class
+
+    def plays_differently(self, baseline: int, index: int) -> bool:
+        return self.plays[baseline][index] == "1"
+
+    def status(self, baseline: int, chosen: range | list[int]) -> str:
+        """The row's status in words, against the baseline, over the chosen rulebooks
+        (mirrored by the comparison script, ``rowStatus`` in ur-compare.js)."""
+        differing = [i for i in chosen if self.differs(baseline, i)]
+        playing = [i for i in differing if self.plays_differently(baseline, i)]
+        if not differing:
+            return "same ruling in every rulebook shown"
+        if not self.question.drives_engine:
+            return "rulings differ; the engine does not play this question"
+        if not playing:
+            return "worded differently; the engine plays the same game"
+        n = len(playing)
+        return f"a different game in {n} rulebook{'s' if n != 1 else ''}"
 
 
 @dataclass(frozen=True)
@@ -97,19 +120,81 @@ def comparison_rows(ctx: SiteContext, comparer: Comparer) -> list[Row]:
     for question in ctx.catalog.questions.values():
         rulings = {vid: r.rulings.get(question.id) for vid, r in ctx.resolved.items()}
         labels = _row_labels(ctx.catalog.equipment, question.id, rulings)
-        common = Counter(labels.values()).most_common(1)[0][0]
+        classes: dict[str, int] = {}
+        for ruling in rulings.values():
+            classes.setdefault(_value_key(ruling), len(classes))
         cells = tuple(
             Cell(
                 vid,
                 rulings[vid],
                 labels[vid],
-                labels[vid] != common,
+                classes[_value_key(rulings[vid])],
                 _detail(ctx.catalog.equipment, question.id, rulings[vid]),
             )
             for vid in ctx.resolved
         )
-        rows.append(Row(question, cells, _row_status(question, rulings, comparer)))
+        plays = tuple(
+            "".join(
+                "1" if plays_differently(comparer, question, ra, rb) else "0"
+                for rb in rulings.items()
+            )
+            for ra in rulings.items()
+        )
+        rows.append(Row(question, cells, plays))
     return rows
+
+
+def _value_key(ruling: Ruling | None) -> str:
+    return "" if ruling is None else json.dumps(ruling.value, sort_keys=True)
+
+
+def plays_differently(
+    comparer: Comparer,
+    question: Question,
+    a: tuple[str, Ruling | None],
+    b: tuple[str, Ruling | None],
+) -> bool:
+    """Whether the engine plays a different game with rulebook a's ruling than with b's: either
+    ruling put into the other rulebook changes the effective rules (see :mod:`equivalence`).
+    A question the engine does not play never changes the game."""
+    (va, ra), (vb, rb) = a, b
+    if not question.drives_engine or _value_key(ra) == _value_key(rb):
+        return False
+    if ra is None or rb is None:
+        return True
+    return comparer.verdict(va, rb.id).changes_play or comparer.verdict(vb, ra.id).changes_play
+
+
+def typical_rulebook(rows: list[Row]) -> int:
+    """The rulebook whose rulings agree with the others' most often: the comparison's baseline
+    until the reader picks another (first in order on a tie)."""
+    width = len(rows[0].cells)
+    agreement = [
+        sum(sum(1 for c in row.cells if c.value_class == row.cells[i].value_class) for row in rows)
+        for i in range(width)
+    ]
+    return agreement.index(max(agreement))
+
+
+def comparison_data(ctx: SiteContext, rows: list[Row], baseline: int) -> dict[str, Any]:
+    """What the comparison script reads (embedded in the page, so it works from a file with no
+    network): rulebooks in column order, the default baseline, and per question the value
+    class of each rulebook and who plays differently from whom."""
+    return {
+        "variants": [
+            {"id": vid, "short": ctx.catalog.variants[vid].short} for vid in ctx.variant_ids
+        ],
+        "baseline": ctx.variant_ids[baseline],
+        "questions": [
+            {
+                "id": row.question.id,
+                "engine": row.question.drives_engine,
+                "values": [c.value_class for c in row.cells],
+                "plays": list(row.plays),
+            }
+            for row in rows
+        ],
+    }
 
 
 def _row_labels(
@@ -193,24 +278,6 @@ def _throw_ranges(throws: list[int]) -> str:
     )
 
 
-def _row_status(question: Question, rulings: dict[str, Ruling | None], comparer: Comparer) -> str:
-    values = {repr(r.value) if r else None for r in rulings.values()}
-    if len(values) == 1:
-        return RowStatus.SAME
-    if not question.drives_engine:
-        return RowStatus.UNPLAYED
-    for (a, ra), (b, rb) in itertools.combinations(rulings.items(), 2):
-        if ra is None or rb is None:
-            if ra is not rb:
-                return RowStatus.DIFFERS
-            continue
-        if ra.value != rb.value and (
-            comparer.verdict(a, rb.id).changes_play or comparer.verdict(b, ra.id).changes_play
-        ):
-            return RowStatus.DIFFERS
-    return RowStatus.WORDING
-
-
 def pair_differences(
     ctx: SiteContext, comparer: Comparer, a: str, b: str, effects: dict[str, Any]
 ) -> list[PairDifference]:
@@ -246,36 +313,89 @@ def compare_index(ctx: SiteContext, comparer: Comparer) -> dict[str, str]:
     page = "compare/index.md"
     env = environment()
     rows = comparison_rows(ctx, comparer)
-    pairs = [
-        (ctx.catalog.variants[a], ctx.catalog.variants[b])
-        for a, b in itertools.combinations(ctx.variant_ids, 2)
-    ]
+    baseline = typical_rulebook(rows)
+    # The baseline's column comes first; the script moves whichever the reader picks there.
+    order = [baseline] + [i for i in range(len(ctx.variant_ids)) if i != baseline]
     fm = ctx.front_matter(
         "Compare the rulebooks",
-        "Every rule question against every variant, with the differences that change play.",
+        "Pick two or more rulebooks and a baseline: every rule question, what differs from the "
+        "baseline, and whether the engine plays a different game.",
     )
-    # The table is the page: the table of contents would only take width from it.
-    fm["hide"] = ["toc"]
-    pair_groups = [
-        (ctx.catalog.variants[first], [ctx.catalog.variants[b] for b in ctx.variant_ids[i + 1 :]])
-        for i, first in enumerate(ctx.variant_ids[:-1])
-    ]
+    # The table is the page: the navigation and the table of contents would take its width.
+    fm["hide"] = ["navigation", "toc"]
+    variants = [ctx.catalog.variants[v] for v in ctx.variant_ids]
+    pair_groups = [(variants[i], variants[i + 1 :]) for i in range(len(variants) - 1)]
+    data = json.dumps(comparison_data(ctx, rows, baseline), separators=(",", ":"))
     text = render(
         env,
         "compare.md.j2",
         fm=fm,
         rows=rows,
-        variants=[ctx.catalog.variants[v] for v in ctx.variant_ids],
-        pairs=pairs,
+        order=order,
+        baseline=baseline,
+        chosen=range(len(variants)),
+        variants=variants,
+        pair_count=len(variants) * (len(variants) - 1) // 2,
         pair_groups=pair_groups,
+        show_choices=SHOW_CHOICES,
+        data=data.replace("</", "<\\/"),
         link=ctx.linker(page),
         target=ctx.ruling_target,
         question_page=question_page,
         variant_page=variant_page,
         pair_page=pair_page,
-        status=RowStatus,
     )
     return {page: text}
+
+
+def reverse_pair_redirects(variant_ids: list[str]) -> dict[str, str]:
+    """``compare/b--a.md`` -> ``compare/a--b.md`` for every pair: a reader may name the two
+    rulebooks in either order."""
+    return {
+        f"compare/{b}--{a}.md": pair_page(a, b)
+        for a, b in itertools.combinations(sorted(variant_ids), 2)
+    }
+
+
+VERDICT_WORDS = {
+    "effective engine parameters differ": "changes which moves are legal or what they do",
+    "effective engine parameters are equal": "leaves every legal move and its result as it was",
+    "the two values cannot be combined with the rest of this ruleset": (
+        "cannot be played with the rest of its rules"
+    ),
+}
+"""The engine's verdicts (:class:`equivalence.Verdict` methods) as a reader reads them: what
+putting one rulebook's ruling into the other does."""
+
+PAIR_SEARCH_BOOST = 0.2
+"""Pair pages are many and each names two rulebooks: search ranks them below the rulebook and
+question pages, so a rulebook's own page comes first for its name."""
+
+
+def verdict_words(in_a: Verdict, in_b: Verdict, a: Any, b: Any) -> str:
+    """How the engine judged one difference, both ways, in one or two sentences."""
+    if in_a.method == in_b.method:
+        return f"Either ruling, put into the other rulebook, {VERDICT_WORDS[in_a.method]}."
+    return (
+        f"In {a.short}, the other ruling {VERDICT_WORDS[in_a.method]}; "
+        f"in {b.short}, the other ruling {VERDICT_WORDS[in_b.method]}."
+    )
+
+
+def value_words(ctx: SiteContext, ruling: Ruling | None) -> str:
+    """A ruling's value in a few words: the one place pair pages turn a value into text."""
+    if ruling is None:
+        return "has no ruling"
+    return short_label(ctx.catalog.equipment, ruling.question, ruling.value)
+
+
+def measurable(differences: list[PairDifference]) -> list[str]:
+    """The questions whose measured effect on the first player's wins excludes zero."""
+    return [
+        d.question.title
+        for d in differences
+        if any(not e.win_rate["low"] <= 0 <= e.win_rate["high"] for e in d.measured)
+    ]
 
 
 def pair_pages(
@@ -287,27 +407,31 @@ def pair_pages(
         page = pair_page(a, b)
         va, vb = ctx.catalog.variants[a], ctx.catalog.variants[b]
         differences = pair_differences(ctx, comparer, a, b, effects)
-        whole_same = _same_game(ctx, a, b)
+        fm = ctx.front_matter(
+            f"{va.short} and {vb.short} compared",
+            f"What differs between {va.title} and {vb.title}, and what it changes.",
+        )
+        fm["search_boost"] = PAIR_SEARCH_BOOST
         pages[page] = render(
             env,
             "pair.md.j2",
-            fm=ctx.front_matter(
-                f"{va.short} and {vb.short} compared",
-                f"What differs between {va.title} and {vb.title}, and what it changes.",
-            ),
+            fm=fm,
             a=va,
             b=vb,
             differences=differences,
-            same_game=whole_same,
+            same_game=_same_game(ctx, a, b),
+            measurable=measurable(differences),
+            any_measured=any(d.measured for d in differences),
             lineage=_lineage_note(ctx, a, b),
             link=ctx.linker(page),
             target=ctx.ruling_target,
             variant_page=variant_page,
             question_page=question_page,
-            label=value_label,
+            words=lambda ruling: value_words(ctx, ruling),
+            verdict_words=verdict_words,
+            sources=ctx.catalog.sources,
             stats_a=statistics.get(a),
             stats_b=statistics.get(b),
-            sampled_positions=SAMPLED_POSITIONS,
         )
     return pages
 

@@ -32,7 +32,10 @@ def question_page(question_id: str) -> str:
 
 
 def pair_page(a: str, b: str) -> str:
-    return f"compare/{a}--{b}.md"
+    """The one page comparing rulebooks ``a`` and ``b``, whichever is named first (the page
+    is named in alphabetical order; the other order is a redirect to it)."""
+    first, second = sorted((a, b))
+    return f"compare/{first}--{second}.md"
 
 
 def docs_url(path: str) -> str:

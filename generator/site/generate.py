@@ -6,7 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.site.cite import bibliography_bib, bibliography_json
-from generator.site.compare_pages import Comparer, compare_index, pair_pages
+from generator.site.compare_pages import (
+    Comparer,
+    compare_index,
+    pair_pages,
+    reverse_pair_redirects,
+)
 from generator.site.context import SiteContext
 from generator.site.reference_pages import (
     abbreviations,
@@ -32,8 +37,10 @@ class Measurements:
 
 def redirects_config(ctx: SiteContext) -> str:
     """The generated half of the mkdocs configuration (``INHERIT``-ed by ``mkdocs.yml``):
-    one short address ``r/<ruling-id>/`` per ruling, and the release facts the theme shows."""
+    one short address ``r/<ruling-id>/`` per ruling, the reverse address of every pair page
+    (``compare/b--a/`` leads to ``compare/a--b/``), and the release facts the theme shows."""
     redirects = {f"r/{rid}.md": ctx.ruling_target(r) for rid, r in sorted(ctx.rulings.items())}
+    redirects.update(reverse_pair_redirects(ctx.variant_ids))
     return render(
         environment(),
         "mkdocs-generated.yml.j2",

@@ -157,6 +157,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "variant_page": variant_page,
         "question_page": question_page,
         "pair_page": pair_page,
+        "compare_with": [ctx.catalog.variants[o] for o in ctx.variant_ids if o != variant_id],
     }
 
 

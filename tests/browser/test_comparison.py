@@ -1,18 +1,14 @@
-"""The comparison table as a reader uses it: sort by a column, show only the differences, follow a
-cell to its ruling.
+"""The comparison table as a reader uses it: follow a cell to its ruling (the picker, the
+baseline, the filters and the table's layout are in test_compare_picker.py).
 
 Contract: ``<table id="comparison">`` at /compare/, one body row per question carrying
-``data-question``, sortable header cells (a click sorts and sets ``aria-sort``), a checkbox
-``#only-differences`` that hides the rows where every variant agrees, and in each variant cell
-a link to the ruling in force. Variant columns are found from the data, not from the layout:
-they are the columns whose cells link to rulings (a cell may be a blank dash where a variant
-has no ruling on a question).
+``data-question``, and in each rulebook cell a link to the ruling in force. Rulebook columns
+are found from the data, not from the layout: they are the columns whose cells link to rulings
+(a cell may say "no ruling" where a rulebook has none on a question).
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -27,7 +23,7 @@ from .views import heading_view_problem
 pytestmark = pytest.mark.browser
 
 COMPARE = "compare/"
-BLANKS = {"", "—", "–", "-"}
+BLANKS = {"", "—", "–", "-", "no ruling"}
 
 # Per body row: data-question, whether it is displayed, and per cell its sort key (data-sort,
 # else its text, as sort scripts read it), its text and the fragment or short-address id of
@@ -140,126 +136,6 @@ def test_every_variant_cell_links_to_a_ruling_on_its_question(
                     f"questions {wrong}"
                 )
     assert not problems, "\n".join(problems)
-
-
-def _number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def natural_key(text: str) -> tuple[tuple[int, object], ...]:
-    """Unicode collation as browsers apply it with ``localeCompare(b, "en", {numeric: true,
-    sensitivity: "base"})``, approximated: spaces and punctuation before digits before
-    letters, digit runs by value, letters ignoring case and accents."""
-    bare = "".join(
-        c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c)
-    )
-    key: list[tuple[int, object]] = []
-    for part in re.findall(r"\d+|\D", bare):
-        if part.isdigit():
-            key.append((1, int(part)))
-        else:
-            key.append((2 if part.isalpha() else 0, part))
-    return tuple(key)
-
-
-def is_sorted(keys: list[str], descending: bool) -> bool:
-    """Sorted as a reader expects: numbers by value, other text in natural alphabetical order
-    (or plain code-point order, which some sort scripts use)."""
-    numbers = [_number(k) for k in keys]
-    if all(n is not None for n in numbers):
-        values = [n for n in numbers if n is not None]
-        return values == sorted(values, reverse=descending)
-    natural = [natural_key(k) for k in keys]
-    plain = [k.casefold() for k in keys]
-    return natural == sorted(natural, reverse=descending) or plain == sorted(
-        plain, reverse=descending
-    )
-
-
-HEADERS = "#comparison thead tr:last-child th"
-
-
-def header_text(page: Page, column: int) -> str:
-    text: str = page.evaluate(
-        "([selector, column]) => document.querySelectorAll(selector)[column]?.textContent ?? ''",
-        [HEADERS, column],
-    )
-    return text.strip()
-
-
-def sort_by(page: Page, column: int) -> str:
-    """Click header ``column``; return its aria-sort once the table says it is sorted."""
-    header = page.locator(HEADERS).nth(column)
-    before = header.get_attribute("aria-sort")
-    address = page.url
-    label = header_text(page, column)
-    header.click()
-    page.wait_for_load_state()
-    assert page.url == address, (
-        f"clicking header {column + 1} ({label!r}) went to {page.url} "
-        "instead of sorting: a reader clicks the header's text, so it must not be a link "
-        "(or the link must not fill the header)"
-    )
-    page.wait_for_function(
-        """([selector, column, before]) => {
-             const now = document.querySelectorAll(selector)[column].getAttribute('aria-sort');
-             return (now === 'ascending' || now === 'descending') && now !== before;
-           }""",
-        arg=[HEADERS, column, before],
-    )
-    return header.get_attribute("aria-sort") or ""
-
-
-def test_clicking_a_header_sorts_the_rows(
-    page: Page, site: ServedSite, ruling_ids: set[str]
-) -> None:
-    open_comparison(page, site)
-    original = read_table(page, ruling_ids)
-    # The first column, and the variant column with the most different values.
-    richest = max(original.variant_columns, key=lambda c: (len(set(original.column_keys(c))), -c))
-    for column in (0, richest):
-        for click in ("first", "second"):
-            direction = sort_by(page, column)
-            keys = read_table(page, ruling_ids).column_keys(column)
-            assert is_sorted(keys, descending=direction == "descending"), (
-                f"after the {click} click on header {column + 1} (aria-sort={direction}) "
-                f"the column reads {keys}"
-            )
-        other = page.locator(HEADERS).nth(richest if column == 0 else 0)
-        assert other.get_attribute("aria-sort") in (None, "none"), "only one column is sorted"
-    after = read_table(page, ruling_ids)
-    assert sorted(r.question for r in after.rows) == sorted(r.question for r in original.rows), (
-        "sorting lost or duplicated rows"
-    )
-
-
-def test_only_differences_hides_rows_where_all_variants_agree(
-    page: Page, site: ServedSite, ruling_ids: set[str]
-) -> None:
-    open_comparison(page, site)
-    table = read_table(page, ruling_ids)
-    assert all(row.shown for row in table.rows), "every row is shown before the filter is used"
-    differing = {row.question for row in table.rows if not table.variants_agree(row)}
-    agreeing = {row.question for row in table.rows} - differing
-
-    page.check("#only-differences")
-    filtered = read_table(page, ruling_ids)
-    shown = {row.question for row in filtered.rows if row.shown}
-    assert not shown & agreeing, (
-        f"rows where every variant agrees are still shown: {sorted(shown & agreeing)}"
-    )
-    assert not differing - shown, (
-        f"rows where variants differ were hidden: {sorted(differing - shown)}"
-    )
-    print(f"only differences: {len(differing)} rows shown, {len(agreeing)} hidden")
-
-    page.uncheck("#only-differences")
-    assert all(row.shown for row in read_table(page, ruling_ids).rows), (
-        "unchecking must show every row again"
-    )
 
 
 def test_a_cell_link_leads_to_its_ruling(
