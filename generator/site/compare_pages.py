@@ -436,6 +436,50 @@ def pair_pages(
     return pages
 
 
+@dataclass(frozen=True)
+class OtherAnswer:
+    """Rulebooks that answer a question one way, other than the rulebook at hand."""
+
+    words: str
+    variants: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class OthersSay:
+    """How the other rulebooks answer one question of a rulebook: how many agree, and the
+    others grouped by their answer."""
+
+    agree: int
+    others: int
+    differ: tuple[OtherAnswer, ...]
+    silent: int
+
+
+def others_say(ctx: SiteContext, variant_id: str) -> dict[str, OthersSay]:
+    """Per question of ``variant_id``, what the other rulebooks rule (for "Others say")."""
+    found = {}
+    own = ctx.resolved[variant_id].rulings
+    for qid, ruling in own.items():
+        groups: dict[str, list[Any]] = {}
+        agree = silent = 0
+        for other, resolved in ctx.resolved.items():
+            theirs = resolved.rulings.get(qid)
+            if other == variant_id:
+                continue
+            if theirs is None:
+                silent += 1
+            elif _value_key(theirs) == _value_key(ruling):
+                agree += 1
+            else:
+                groups.setdefault(value_words(ctx, theirs), []).append(ctx.catalog.variants[other])
+        differ = tuple(
+            OtherAnswer(words, tuple(vs))
+            for words, vs in sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        )
+        found[qid] = OthersSay(agree, len(ctx.resolved) - 1, differ, silent)
+    return found
+
+
 def _same_game(ctx: SiteContext, a: str, b: str) -> bool:
     from generator.site.equivalence import effective_rules
 

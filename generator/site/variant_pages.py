@@ -8,6 +8,7 @@ from typing import Any
 from generator.engine.rules import compile_rules
 from generator.model.variant import Evidence, Question, Ruling
 from generator.site.board import board_svg, route_description
+from generator.site.compare_pages import others_say
 from generator.site.context import (
     EVIDENCE_HELP,
     SiteContext,
@@ -157,6 +158,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "variant_page": variant_page,
         "question_page": question_page,
         "pair_page": pair_page,
+        "others_say": others_say(ctx, variant_id),
         "compare_with": [ctx.catalog.variants[o] for o in ctx.variant_ids if o != variant_id],
     }
 
