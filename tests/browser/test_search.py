@@ -13,6 +13,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import pytest
 from playwright.sync_api import Page
 
+from generator.model.catalog import Catalog
 from generator.model.variant import Ruling
 
 from .conftest import SitePage
@@ -76,3 +77,23 @@ def test_search_finds_a_ruling_by_its_key_word(
     page.wait_for_url(lambda url: without_query(url) == expected)
     problem = heading_view_problem(page, ruling)
     assert not problem, f"after following the search hit: {problem}"
+
+
+@pytest.mark.parametrize("variant", ["finkel-spanish", "merit-1976"])
+def test_a_rulebooks_name_finds_its_own_page_before_any_pair_page(
+    page: Page, site: ServedSite, catalog: Catalog, variant: str
+) -> None:
+    """Pair pages name two rulebooks each and are many (one per pair); they are down-weighted
+    in search so that a rulebook's name leads to that rulebook first."""
+    name = catalog.variants[variant].short
+    page.goto(site.url)
+    search = page.locator(SEARCH_INPUT)
+    search.click()
+    search.press_sequentially(name, delay=20)
+    page.wait_for_selector(SEARCH_HITS)
+    hits = [
+        urlsplit(without_query(urljoin(page.url, href))).path
+        for href in page.locator(SEARCH_HITS).evaluate_all("(links) => links.map((a) => a.href)")
+    ]
+    assert hits, f"searching {name!r} found nothing"
+    assert hits[0] == f"/variants/{variant}/", f"searching {name!r}: first hits {hits[:5]}"
