@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 
 def add_set_argument(parser: argparse.ArgumentParser, verb: str) -> None:
@@ -14,3 +15,39 @@ def add_set_argument(parser: argparse.ArgumentParser, verb: str) -> None:
         metavar="QUESTION=VALUE",
         help=f"{verb} with one ruling changed, e.g. --set safe-squares=rosettes (repeatable)",
     )
+
+
+MAX_SEED = 2**64 - 1
+MAX_GAMES = 10_000_000
+"""Each game's result row takes 72 bytes: ten million games is 720 MB, about an hour a core."""
+MAX_JOBS = 256
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high``, else a usage error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip().replace("_", "x"), 10)  # 1_000 is a slip, not a thousand
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:,} to {high:,}, got {value:,}")
+        return value
+
+    return parse
+
+
+def positive_number(high: float) -> Callable[[str], float]:
+    """An argparse ``type``: a number above 0 and at most ``high`` (not nan, not infinite)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+        if not 0 < value <= high:  # false for nan too
+            raise argparse.ArgumentTypeError(f"must be above 0 and at most {high:g}, got {text!r}")
+        return value
+
+    return parse

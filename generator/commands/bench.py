@@ -12,14 +12,21 @@ import os
 import sys
 import time
 
+from generator.commands._options import MAX_SEED, positive_number, whole_number
+
 ORDER = 8
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--seconds", type=float, default=5.0, help="rough time per figure (default 5)"
+        "--seconds",
+        type=positive_number(3600),
+        default=5.0,
+        help="rough time per figure (default 5, at most 3600)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed (default 20261130)")
+    parser.add_argument(
+        "--seed", type=whole_number(0, MAX_SEED), default=None, help="seed (default 20261130)"
+    )
 
 
 def line(name: str, value: float, unit: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 ORDER = 2
 
@@ -16,23 +17,63 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    import yaml
+def refusal(path: Path) -> str | None:
+    """Why ``path`` is not a file ``fmt`` may rewrite, or ``None``.
 
-    from generator.model.catalog import variant_files
+    ``fmt`` rewrites data without comments, so a file that keeps comments (the hand-laid-out
+    shared data files) is refused rather than stripped."""
+    from generator.model.catalog import NOT_VARIANTS
+
+    if not path.exists():
+        return f"{path}:1: no such file; name a variant file or variants/sources.yml"
+    if path.is_dir():
+        return f"{path}:1: is a folder; name the files in it ({path}/*.yml)"
+    if path.name in NOT_VARIANTS and path.name != "sources.yml":
+        return f"{path}:1: is laid out by hand (with comments); fmt formats variant files only"
+    return None
+
+
+def commented_line(text: str) -> int | None:
+    """The first line that is a comment (``fmt`` would drop it), or ``None``."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            return number
+    return None
+
+
+def canonical_or_problem(path: Path) -> tuple[str, str] | str:
+    """(the file's text, its canonical text), or the ``file:line: message`` saying why not."""
     from generator.model.fmt import canonical_text
+    from generator.model.yamlsource import YamlError, load_document
+
+    if problem := refusal(path):
+        return problem
+    try:
+        document = load_document(path)
+    except YamlError as error:
+        return f"{error.problem}; fix it before formatting"
+    text = path.read_text(encoding="utf-8")
+    if not isinstance(document.data, dict):
+        shown = type(document.data).__name__ if document.data is not None else "nothing"
+        return f"{path}:1: expected a mapping of keys (id: ..., title: ...), got {shown}"
+    if line := commented_line(text):
+        return f"{path}:{line}: a comment would be lost; move it into a note field"
+    data: Any = document.data
+    return text, canonical_text(path, data)
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.model.catalog import variant_files
 
     root: Path = args.root / "variants"
     files = list(args.files) or [root / "sources.yml", *variant_files(root)]
     changed = []
     for path in files:
-        text = path.read_text(encoding="utf-8")
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as error:
-            print(f"{path}:1: not valid YAML ({error}); fix it before formatting", file=sys.stderr)
+        result = canonical_or_problem(path)
+        if isinstance(result, str):
+            print(result, file=sys.stderr)
             return 1
-        wanted = canonical_text(path, data)
+        text, wanted = result
         if text != wanted:
             changed.append(path)
             if not args.check:

@@ -6,13 +6,16 @@ import argparse
 import json
 import sys
 
+from generator.commands._options import whole_number
+from generator.model.values import MAX_THROW
+
 ORDER = 3
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", help="variant id, e.g. finkel-great-book")
     parser.add_argument("position", help="one-line position, e.g. '0,0,0/0,0,0 L' (or 'start')")
-    parser.add_argument("throw", type=int, help="the throw, e.g. 2")
+    parser.add_argument("throw", type=whole_number(-MAX_THROW, MAX_THROW), help="the throw, e.g. 2")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
 
 

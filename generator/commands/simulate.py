@@ -12,7 +12,13 @@ import shlex
 import sys
 from typing import Any
 
-from generator.commands._options import add_set_argument
+from generator.commands._options import (
+    MAX_GAMES,
+    MAX_JOBS,
+    MAX_SEED,
+    add_set_argument,
+    whole_number,
+)
 
 ORDER = 5
 
@@ -22,7 +28,10 @@ DEFAULT_GAMES = 40_000
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variants", nargs="+", metavar="VARIANT", help="variant ids")
     parser.add_argument(
-        "--games", type=int, default=DEFAULT_GAMES, help=f"games per variant ({DEFAULT_GAMES})"
+        "--games",
+        type=whole_number(1, MAX_GAMES),
+        default=DEFAULT_GAMES,
+        help=f"games per variant ({DEFAULT_GAMES}; at most {MAX_GAMES:,})",
     )
     parser.add_argument(
         "--agents",
@@ -31,8 +40,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " random, first, last, capture, extra-throw, rearmost, safe, bear-off, greedy,"
         " expectimax-1, expectimax-2, perfect",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed (default 20261130)")
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
+    parser.add_argument(
+        "--seed", type=whole_number(0, MAX_SEED), default=None, help="seed (default 20261130)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=whole_number(1, MAX_JOBS),
+        default=None,
+        help="worker processes (default: cores)",
+    )
     add_set_argument(parser, "play")
     parser.add_argument("--no-cache", action="store_true", help="simulate even if cached")
     parser.add_argument("--json", action="store_true", help="print the records as JSON")
@@ -52,9 +68,6 @@ def run(args: argparse.Namespace) -> int:
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
     jobs = args.jobs or os.cpu_count() or 1
-    if args.games < 1:
-        print("--games must be at least 1", file=sys.stderr)
-        return 2
     try:
         agents = tuple(check_agent_name(a.strip()) for a in args.agents.split(","))
     except UnknownAgent as error:

@@ -15,22 +15,29 @@ import math
 import resource
 import sys
 
-from generator.commands._options import add_set_argument
+from generator.commands._options import add_set_argument, positive_number, whole_number
+from generator.model.values import MAX_PIECES
 
 ORDER = 40
+
+MAX_MEMORY_GB = 4096.0
+"""A limit above any machine this runs on; beyond it the limit means nothing."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", nargs="+", help="variant id(s), e.g. finkel-three-piece")
     parser.add_argument(
-        "--pieces", type=int, default=None, help="pieces a side (default: the variant's own)"
+        "--pieces",
+        type=whole_number(1, MAX_PIECES),
+        default=None,
+        help=f"pieces a side, 1 to {MAX_PIECES} (default: the variant's own)",
     )
     parser.add_argument(
         "--no-cache", action="store_true", help="solve again even if .cache/solve/ has it"
     )
     parser.add_argument(
         "--max-memory-gb",
-        type=float,
+        type=positive_number(MAX_MEMORY_GB),
         default=4.0,
         help="refuse solves estimated to need more memory than this (default 4)",
     )

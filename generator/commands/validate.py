@@ -13,11 +13,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path, help="variant files (default: all)")
 
 
+def not_a_variant_file(path: Path, root: Path) -> str | None:
+    """Why ``path`` cannot be checked as a variant file of ``root``, or ``None`` when it can.
+
+    A file that is not one of ``root``'s variant files would be checked against nothing and
+    reported ok, so it is refused instead."""
+    from generator.model.catalog import variant_files
+
+    if not path.exists():
+        return f"{path}:1: no such file; name a variant file in {root}/"
+    if path.is_dir():
+        return f"{path}:1: is a folder; name variant files in it ({path}/*.yml)"
+    if path.resolve() not in {p.resolve() for p in variant_files(root)}:
+        return (
+            f"{path}:1: not a variant file of {root}/ (those are {root}/*.yml other than"
+            " the shared data files); validate checks the whole catalogue when no file is named"
+        )
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from generator.model.catalog import load_catalog, variant_files
 
     root: Path = args.root / "variants"
     only = list(args.files) or None
+    refused = [m for m in (not_a_variant_file(p, root) for p in only or []) if m]
+    for message in refused:
+        print(message, file=sys.stderr)
+    if refused:
+        return 2
     catalog, problems = load_catalog(root, only=only)
     for problem in problems:
         print(problem, file=sys.stderr)

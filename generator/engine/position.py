@@ -7,10 +7,14 @@ pieces are written in ascending order. ``<side>`` is ``L`` or ``D``, the side to
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
 from generator.engine.rules import Rules, Side
+
+_WHOLE = re.compile(r"-?[0-9]{1,6}")
+"""A piece's progress as written: ASCII digits only (``int`` would also read ``1_0`` as 10)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -55,14 +59,19 @@ def parse_position(rules: Rules, text: str) -> Position:
     """
     parts = text.strip().split()
     if len(parts) != 2 or parts[1] not in ("L", "D") or parts[0].count("/") != 1:
-        raise ValueError(f"expected '<light>/<dark> <L|D>' such as '0,0,3/0,5,15 L', got {text!r}")
+        raise ValueError(
+            f"expected '<light>/<dark> <L|D>' such as '0,0,3/0,5,15 L', got {text[:60]!r}"
+        )
     sides = []
     for name, part in zip(("light", "dark"), parts[0].split("/"), strict=True):
-        try:
-            pieces = tuple(int(p) for p in part.split(","))
-        except ValueError:
-            message = f"{name} pieces must be whole numbers separated by commas: {part!r}"
-            raise ValueError(message) from None
+        words = part.split(",")
+        if not all(_WHOLE.fullmatch(word) for word in words):
+            message = (
+                f"{name} pieces must be whole numbers from 0 to {rules.off} separated by commas:"
+                f" {part[:60]!r}"
+            )
+            raise ValueError(message)
+        pieces = tuple(int(word) for word in words)
         if len(pieces) != rules.pieces:
             raise ValueError(f"{name} has {len(pieces)} pieces; this variant has {rules.pieces}")
         for progress in pieces:
@@ -73,6 +82,11 @@ def parse_position(rules: Rules, text: str) -> Position:
                 )
         sides.append(canonical(rules, pieces))
     position = Position(sides[0], sides[1], Side.LIGHT if parts[1] == "L" else Side.DARK)
+    if all(p == rules.off for p in (*position.light, *position.dark)):
+        raise ValueError(
+            "both sides have borne off every piece, but the game ends when the first side does;"
+            f" leave some of one side's pieces below {rules.off}"
+        )
     _check_occupancy(rules, position)
     return position
 

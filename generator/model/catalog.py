@@ -126,6 +126,7 @@ def load_catalog(root: Path, only: list[Path] | None = None) -> tuple[Catalog, l
         catalog.equipment = _equipment(documents["equipment.yml"], problems)
     if "questions.yml" in documents:
         problems.extend(_measure_problems(documents["questions.yml"], catalog))
+    shared_problems = list(problems)
     variant_docs: dict[str, Document] = {}
     for path in variant_files(root):
         document = _load(path, problems)
@@ -138,11 +139,22 @@ def load_catalog(root: Path, only: list[Path] | None = None) -> tuple[Catalog, l
             continue
         catalog.variants[variant.id] = variant
         variant_docs[variant.id] = document
+    if shared_problems:
+        # Every variant refers to the shared files: checking variants against half-loaded ones
+        # buries the one real problem under hundreds of "unknown source" lines, so the shared
+        # files' own problems come alone; the variants are checked once those are fixed.
+        variant_problems = problems[len(shared_problems) :]
+        return catalog, _dedupe(shared_problems) + _dedupe(_only(variant_problems, only))
     problems.extend(checks.check_catalog(catalog, variant_docs))
-    if only is not None:
-        wanted = {str(p.resolve()) for p in only}
-        problems = [p for p in problems if str(Path(p.file).resolve()) in wanted]
-    return catalog, _dedupe(problems)
+    return catalog, _dedupe(_only(problems, only))
+
+
+def _only(problems: list[Problem], only: list[Path] | None) -> list[Problem]:
+    """The problems in the files of ``only`` (all of them when ``only`` is ``None``)."""
+    if only is None:
+        return problems
+    wanted = {str(p.resolve()) for p in only}
+    return [p for p in problems if str(Path(p.file).resolve()) in wanted]
 
 
 def load_valid_catalog(root: Path) -> Catalog:
@@ -222,7 +234,16 @@ def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:
         seed = entry.get("seed")
         if kind is SourceKind.SEED_PAGE and not seed:
             problems.append(document.problem(where, "a seed-page source needs seed: <file name>"))
-        if seed and not (seeds / seed).is_file():
+        if seed and not is_seed_name(seed):
+            problems.append(
+                document.problem(
+                    (*where, "seed"),
+                    f"seed {seed[:60]!r} must be the name of a file in variants/seeds/,"
+                    " without folders",
+                )
+            )
+            seed = None  # never read a file outside variants/seeds/
+        elif seed and not (seeds / seed).is_file():
             problems.append(
                 document.problem((*where, "seed"), f"seed file {seed!r} is not in variants/seeds/")
             )
@@ -243,6 +264,11 @@ def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:
             entry.get("note"),
         )
     return sources
+
+
+def is_seed_name(seed: str) -> bool:
+    """A plain file name (no folder, not hidden), so a seed is always read from variants/seeds/."""
+    return Path(seed).name == seed and "\\" not in seed and not seed.startswith(".")
 
 
 def _equipment(document: Document, problems: list[Problem]) -> Equipment:

@@ -33,15 +33,17 @@ NEEDS_QUOTE = (Evidence.STATED, Evidence.IMPLIED, Evidence.CONFLICTING)
 VariantCheck = Callable[["Catalog", Variant, Document], Iterator[Problem]]
 
 
-def _ruling_path(variant: Variant, ruling: Ruling) -> tuple[str | int, ...]:
-    return ("rulings", variant.rulings.index(ruling))
+def _ruling_paths(variant: Variant) -> Iterator[tuple[tuple[str | int, ...], Ruling]]:
+    """Each ruling with its path in the file. By position, never by ``rulings.index``: that
+    compares whole rulings and made checking a file quadratic in its rulings."""
+    for i, ruling in enumerate(variant.rulings):
+        yield ("rulings", i), ruling
 
 
 def check_ruling_references(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
     """Every ruling answers a known question, once per variant, citing known sources."""
     seen: set[str] = set()
-    for ruling in variant.rulings:
-        path = _ruling_path(variant, ruling)
+    for path, ruling in _ruling_paths(variant):
         if ruling.question not in catalog.questions:
             yield doc.problem(
                 (*path, "question"),
@@ -63,8 +65,7 @@ def check_ruling_references(catalog: Catalog, variant: Variant, doc: Document) -
 
 def check_provenance(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
     """Quotes where the evidence level needs them, translations, and notes that say why."""
-    for ruling in variant.rulings:
-        path = _ruling_path(variant, ruling)
+    for path, ruling in _ruling_paths(variant):
         if ruling.evidence in NEEDS_QUOTE and not any(c.quote for c in ruling.sources):
             yield doc.problem(
                 (*path, "evidence"),
@@ -115,6 +116,11 @@ _SEED_CACHE: dict[str, str] = {}
 
 
 def seed_text(catalog: Catalog, seed: str) -> str:
+    """The text of seed page ``seed`` (a file name in variants/seeds/; nothing outside it)."""
+    from generator.model.catalog import is_seed_name
+
+    if not is_seed_name(seed):
+        return ""
     path = catalog.root / "seeds" / seed
     key = str(path)
     if key not in _SEED_CACHE:
@@ -124,20 +130,18 @@ def seed_text(catalog: Catalog, seed: str) -> str:
 
 def check_values(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
     """Each machine value has the form its question expects."""
-    for ruling in variant.rulings:
+    for path, ruling in _ruling_paths(variant):
         checker = VALUE_CHECKS.get(ruling.question)
         if checker is None:
             continue
         message = checker(ruling.value, catalog.equipment)
         if message:
-            yield doc.problem(
-                (*_ruling_path(variant, ruling), "value"), f"ruling {ruling.id}: {message}"
-            )
+            yield doc.problem((*path, "value"), f"ruling {ruling.id}: {message}")
         if ruling.evidence is Evidence.NOT_MODELLED and catalog.questions.get(ruling.question):
             question = catalog.questions[ruling.question]
             if question.drives_engine:
                 yield doc.problem(
-                    _ruling_path(variant, ruling),
+                    path,
                     f"ruling {ruling.id} is not-modelled but {ruling.question!r} drives the engine;"
                     " give the value the engine plays and another evidence level",
                 )
@@ -200,11 +204,10 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
     route = catalog.equipment.routes[values["route"]]
     board = catalog.equipment.boards[values["board"]]
 
+    own = {id(ruling): path for path, ruling in _ruling_paths(variant)}
+
     def at(question: str) -> tuple[str | int, ...]:
-        ruling = answered[question]
-        if ruling.variant == variant.id:
-            return _ruling_path(variant, ruling)
-        return ("derives_from",)
+        return own.get(id(answered[question]), ("derives_from",))
 
     for question, message in answer_problems(values):
         yield doc.problem(at(question), message)

@@ -61,7 +61,12 @@ def canonical_variant(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def canonical_sources(data: dict[str, Any]) -> dict[str, Any]:
-    return {"sources": [_ordered(s, SOURCE_KEYS) for s in data.get("sources", [])]}
+    """The bibliography in key order; entries that are not mappings are left as they are."""
+    sources = data.get("sources", [])
+    if not isinstance(sources, list):
+        return _ordered(data, ("sources",))
+    ordered = [_ordered(s, SOURCE_KEYS) if isinstance(s, dict) else s for s in sources]
+    return _ordered({**data, "sources": ordered}, ("sources",))
 
 
 class _Dumper(yaml.SafeDumper):

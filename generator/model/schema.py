@@ -9,10 +9,26 @@ from typing import Any
 
 import jsonschema
 
-from generator.model.yamlsource import Document, Problem
+from generator.model.yamlsource import Document, Problem, shown
 
-_ID = {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"}
-_CELLS = {"type": "array", "items": {"type": "string", "pattern": "^r[1-9][0-9]*c[1-9][0-9]*$"}}
+_ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$"
+_CELL_PATTERN = "^r[1-9][0-9]*c[1-9][0-9]*$"
+_LANGUAGE = "^[a-z]{2,3}$"
+_FORMS = {
+    _ID_PATTERN: "ids are lowercase words joined by hyphens",
+    _CELL_PATTERN: "cells look like r2c4",
+    _LANGUAGE: "languages are two- or three-letter codes such as en or es",
+}
+"""What each pattern asks for, in words, for its error message."""
+
+MAX_ID_LENGTH = 80
+"""Ids become page addresses and navigation entries: a few words, never a paragraph."""
+MAX_THROW = 100
+"""No dice throws more; a throw, an entry square or a throw earning another throw above it is
+a typing slip, and the engine sizes tables by it."""
+
+_ID = {"type": "string", "pattern": _ID_PATTERN, "maxLength": MAX_ID_LENGTH}
+_CELLS = {"type": "array", "items": {"type": "string", "pattern": _CELL_PATTERN}}
 
 SOURCES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -30,7 +46,7 @@ SOURCES_SCHEMA: dict[str, Any] = {
                     "title": {"type": "string", "minLength": 1},
                     "author": {"type": "string", "minLength": 1},
                     "year": {"type": ["integer", "null"]},
-                    "language": {"type": "string", "pattern": "^[a-z]{2,3}$"},
+                    "language": {"type": "string", "pattern": _LANGUAGE},
                     "kind": {"$ref": "#/$defs/kind"},
                     "seed": {"type": ["string", "null"]},
                     "url": {"type": ["string", "null"]},
@@ -65,7 +81,8 @@ QUESTIONS_SCHEMA: dict[str, Any] = {
     },
 }
 
-_PROBABILITY = {"type": ["string", "integer", "number"]}
+_PROBABILITY = {"type": ["string", "integer", "number"], "maxLength": 40, "maximum": 1}
+"""A probability such as 1/8 or 0.125: a short fraction (a long one cannot be printed)."""
 
 EQUIPMENT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -126,7 +143,7 @@ EQUIPMENT_SCHEMA: dict[str, Any] = {
                             "additionalProperties": False,
                             "required": ["throw", "p"],
                             "properties": {
-                                "throw": {"type": "integer", "minimum": 0},
+                                "throw": {"type": "integer", "minimum": 0, "maximum": MAX_THROW},
                                 "p": _PROBABILITY,
                                 "label": {"type": "string"},
                             },
@@ -181,18 +198,24 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], 
         missing = str(error.message).split("'")[1] if "'" in error.message else error.message
         return path, f"missing key {missing!r} in {where}; add it (see variants/README.md)"
     if validator == "type":
-        shown = expected if isinstance(expected, str) else " or ".join(expected)
-        return path, f"{where} must be {shown}, got {error.instance!r}"
+        types = expected if isinstance(expected, str) else " or ".join(expected)
+        return path, f"{where} must be {types}, got {shown(instance)}"
     if validator == "enum":
         options = ", ".join(map(str, expected))
-        return path, f"{where}: {error.instance!r} is not one of: {options}"
+        return path, f"{where}: {shown(instance)} is not one of: {options}"
     if validator == "pattern":
         return path, (
-            f"{where}: {error.instance!r} has the wrong form; ids are lowercase words joined by"
-            " hyphens, cells look like r2c4"
+            f"{where}: {shown(instance)} has the wrong form;"
+            f" {_FORMS.get(str(expected), f'it must match {expected}')}"
         )
     if validator in ("minLength", "minItems"):
         return path, f"{where} must not be empty"
+    if validator == "maxLength":
+        return path, (
+            f"{where} is {len(instance):,} characters long; shorten it to at most {expected}"
+        )
+    if validator == "maximum":
+        return path, f"{where} is too large; at most {expected}, got {shown(instance)}"
     if validator == "oneOf" and "lots" in schema_here.get("oneOf", [{}])[0].get("required", []):
         return path, f"{where}: give either lots with counts, or outcomes (not both)"
     return path, f"{where}: {error.message}"

@@ -9,18 +9,23 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.model.equipment import CELL_PATTERN, Equipment
+from generator.model.yamlsource import shown
 
 ValueCheck = Callable[[Any, Equipment], str | None]
 
 MAX_PIECES = 7
+MAX_THROW = 100
+"""The largest throw (and entry square) a value may name; kept equal to
+:data:`generator.model.schema.MAX_THROW` (a test checks)."""
+MAX_STACK = 2 * MAX_PIECES
 
 
 def _enum(*allowed: Any) -> ValueCheck:
     def check(value: Any, _: Equipment) -> str | None:
         if any(value == a and type(value) is type(a) for a in allowed):
             return None
-        shown = " | ".join("null" if a is None else str(a).lower() for a in allowed)
-        return f"value {value!r} is not one of: {shown}"
+        options = " | ".join("null" if a is None else str(a).lower() for a in allowed)
+        return f"value {shown(value)} is not one of: {options}"
 
     return check
 
@@ -31,20 +36,19 @@ def _ref(table: str) -> ValueCheck:
         if isinstance(value, str) and value in known:
             return None
         return (
-            f"value {value!r} is not a known {table[:-1] if table != 'dice' else 'dice'} id;"
+            f"value {shown(value)} is not a known {table[:-1] if table != 'dice' else 'dice'} id;"
             f" use one of: {', '.join(sorted(known))} (variants/equipment.yml)"
         )
 
     return check
 
 
-def _whole(low: int, high: int | None = None) -> ValueCheck:
+def _whole(low: int, high: int) -> ValueCheck:
     def check(value: Any, _: Equipment) -> str | None:
         ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
-        if ok and (high is None or value <= high):
+        if ok and value <= high:
             return None
-        upper = f" to {high}" if high is not None else " or more"
-        return f"value {value!r} must be a whole number from {low}{upper}"
+        return f"value {shown(value)} must be a whole number from {low} to {high}"
 
     return check
 
@@ -59,17 +63,19 @@ def _cells(*words: str) -> ValueCheck:
     def check(value: Any, _: Equipment) -> str | None:
         if value in words or _is_cell_list(value):
             return None
-        return f"value {value!r} must be {' or '.join(words)} or a list of cells like [r2c4]"
+        return f"value {shown(value)} must be {' or '.join(words)} or a list of cells like [r2c4]"
 
     return check
 
 
+def _is_throw(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_THROW
+
+
 def _throw_list(value: Any, _: Equipment) -> str | None:
-    if isinstance(value, list) and all(
-        isinstance(t, int) and not isinstance(t, bool) and t > 0 for t in value
-    ):
+    if isinstance(value, list) and len(value) <= MAX_THROW and all(map(_is_throw, value)):
         return None
-    return f"value {value!r} must be a list of positive throws such as [4], or []"
+    return f"value {shown(value)} must be a list of throws from 1 to {MAX_THROW} such as [4], or []"
 
 
 def _entry_rule(rule: Any, where: str) -> str | None:
@@ -80,12 +86,16 @@ def _entry_rule(rule: Any, where: str) -> str | None:
         return f"{where} has unknown keys {sorted(unknown)}; expected throws, square (and name)"
     throws = rule.get("throws")
     if throws != "any" and _throw_list(throws, Equipment({}, {}, {})) is not None:
-        return f"{where}: throws must be any or a list of positive throws, got {throws!r}"
+        return f"{where}: throws must be any or a list of throws from 1 to {MAX_THROW}"
     square = rule.get("square")
-    if square != "throw" and not (
-        isinstance(square, int) and not isinstance(square, bool) and square >= 1
-    ):
-        return f"{where}: square must be throw or a route step (1 or more), got {square!r}"
+    if square != "throw" and not _is_throw(square):
+        return (
+            f"{where}: square must be throw or a route step from 1 to {MAX_THROW},"
+            f" got {shown(square)}"
+        )
+    name = rule.get("name")
+    if name is not None and not isinstance(name, str):
+        return f"{where}: name must be words, got {shown(name)}; quote it"
     return None
 
 
@@ -114,10 +124,10 @@ VALUE_CHECKS: dict[str, ValueCheck] = {
     "start": _enum("light", "highest-throw", "highest-throw-rethrow-ties", "guess-lot"),
     "entry": _entry,
     "moves-per-throw": _enum("one-piece"),
-    "stacking": _whole(1),
+    "stacking": _whole(1, MAX_STACK),
     "capture-zone": _enum("shared", "anywhere"),
     "safe-squares": _cells("none", "rosettes"),
-    "stack-defence": lambda v, e: None if v is None else _whole(2)(v, e),
+    "stack-defence": lambda v, e: None if v is None else _whole(2, MAX_STACK)(v, e),
     "rosette-extra-throw": _cells("none", "rosettes"),
     "throw-extra-throw": _throw_list,
     "capture-extra-throw": _enum(True, False),

@@ -44,6 +44,15 @@ class Document:
         return Problem(str(self.path), self.line_of(path), message)
 
 
+def shown(value: Any) -> str:
+    """``value`` for a one-line message, cut to a readable length (huge numbers included)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to print
+        return "(a number of thousands of digits)"
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 class YamlError(Exception):
     """The file is not YAML this project can read; carries the problem to report."""
 
@@ -52,33 +61,56 @@ class YamlError(Exception):
         self.problem = problem
 
 
-def _convert(node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int], doc: str) -> Any:
-    # A mapping value keeps the line of its key (set by the caller), so a problem with a block
-    # value such as ``rulings:`` points at the key, not at the value's first item.
-    lines.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
+class _Converter:
+    """Turns composed YAML nodes into plain data, recording each value's line.
+
+    Aliases are expanded, so a small file can name an enormous value (the "billion laughs"):
+    a file holds fewer values than characters unless aliases repeat them, so expanding more
+    values than that (plus a margin) stops with the line of the alias that went over.
+    """
+
+    def __init__(self, doc: str, budget: int) -> None:
+        self.doc = doc
+        self.budget = budget
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def convert(self, node: yaml.Node, path: JsonPath, lines: dict[JsonPath, int]) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            raise YamlError(
+                Problem(
+                    self.doc,
+                    node.start_mark.line + 1,
+                    "aliases here repeat values far beyond the file's size (an alias bomb?);"
+                    " write the values out instead of repeating them with *aliases",
+                )
+            )
+        # A mapping value keeps the line of its key (set by the caller), so a problem with a
+        # block value such as ``rulings:`` points at the key, not at the value's first item.
+        lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, path, lines)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, (*path, i), lines) for i, item in enumerate(node.value)]
+        return self.constructor.construct_object(node, deep=True)
+
+    def mapping(self, node: yaml.MappingNode, path: JsonPath, lines: dict[JsonPath, int]) -> Any:
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = _convert(key_node, (*path, "<key>"), {}, doc)
+            line = key_node.start_mark.line + 1
+            key = self.convert(key_node, (*path, "<key>"), {})
             if not isinstance(key, str | int | bool) and key is not None:
-                raise YamlError(
-                    Problem(doc, key_node.start_mark.line + 1, "keys must be plain words")
-                )
+                raise YamlError(Problem(self.doc, line, "keys must be plain words"))
             if key in result:
-                raise YamlError(
-                    Problem(
-                        doc,
-                        key_node.start_mark.line + 1,
-                        f"duplicate key {key!r}; keep one of them",
-                    )
-                )
+                raise YamlError(Problem(self.doc, line, f"duplicate key {key!r}; keep one of them"))
             skey = key if isinstance(key, str) else str(key)
-            lines[(*path, skey)] = key_node.start_mark.line + 1
-            result[key] = _convert(value_node, (*path, skey), lines, doc)
+            lines[(*path, skey)] = line
+            result[key] = self.convert(value_node, (*path, skey), lines)
         return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, (*path, i), lines, doc) for i, item in enumerate(node.value)]
-    return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+
+
+ALIAS_MARGIN = 10_000
+"""Values a file may hold beyond one per character of its text before aliases are refused."""
 
 
 _COMPOSER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -109,7 +141,7 @@ def load_document(path: Path, text: str | None = None) -> Document:
         return Document(path, None, {(): 1})
     lines: dict[JsonPath, int] = {}
     try:
-        data = _convert(node, (), lines, doc)
+        data = _Converter(doc, len(source) + ALIAS_MARGIN).convert(node, (), lines)
     except yaml.constructor.ConstructorError as error:
         mark = error.problem_mark
         line = mark.line + 1 if mark is not None else 1

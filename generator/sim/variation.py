@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
-
-import yaml
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
@@ -22,6 +22,7 @@ from generator.model.checks import play_problems
 from generator.model.equipment import Equipment
 from generator.model.values import VALUE_CHECKS
 from generator.model.variant import ResolvedVariant
+from generator.model.yamlsource import YamlError, load_document
 
 EQUIPMENT_QUESTIONS = {"board": "boards", "route": "routes", "dice": "dice"}
 
@@ -51,8 +52,28 @@ def parse_change(text: str) -> Change:
     ``throw-extra-throw=[4]``)."""
     question, sep, value = text.partition("=")
     if not sep or not question.strip():
-        raise ValueError(f"expected QUESTION=VALUE such as pieces=5, got {text!r}")
-    return Change(question.strip(), yaml.safe_load(value))
+        raise ValueError(f"expected QUESTION=VALUE such as pieces=5, got {text[:60]!r}")
+    try:
+        data = load_document(Path("--set"), value).data
+    except YamlError as error:
+        raise ValueError(f"{question.strip()}: {error.problem.message}") from None
+    if not _plain(data):
+        raise ValueError(
+            f"{question.strip()}: {value[:60]!r} holds a value that is not plain data (a date?);"
+            " quote words, e.g. name: '2001-01-01'"
+        )
+    return Change(question.strip(), data)
+
+
+def _plain(value: Any) -> bool:
+    """Only what JSON holds: records and cache keys are JSON (a date or a set is not)."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(map(_plain, value))
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, str | int | bool)
 
 
 def engine_questions(catalog: Catalog) -> list[str]:
