@@ -217,3 +217,102 @@ def test_mutated_real_text(name: str, where: int, splice: str) -> None:
     text = (VARIANTS / name).read_text(encoding="utf-8")
     at = where % (len(text) + 1)
     _load_text(text[:at] + splice + text[at + len(splice) :])
+
+
+# --- Aliases, deep nesting, huge numbers and markup (issue 10) ---------------------------------
+
+
+@FUZZ
+@given(st.integers(1, 12), st.integers(1, 12), st.booleans())
+def test_alias_towers(width: int, depth: int, as_mapping: bool) -> None:
+    """Each level repeats the one below ``width`` times: loaded when small, else refused."""
+    lines = ["a0: &a0 lol"]
+    for level in range(1, depth + 1):
+        items = [f"*a{level - 1}"] * width
+        body = (
+            "{" + ", ".join(f"k{i}: {item}" for i, item in enumerate(items)) + "}"
+            if as_mapping
+            else "[" + ", ".join(items) + "]"
+        )
+        lines.append(f"a{level}: &a{level} {body}")
+    _load_text("\n".join(lines) + "\n")
+
+
+@FUZZ
+@given(st.integers(1, 5000), st.sampled_from(["[", "{a: ", "- "]))
+def test_deep_nesting(depth: int, opener: str) -> None:
+    closer = {"[": "]", "{a: ": "}", "- ": ""}[opener]
+    if opener == "- ":
+        text = (
+            "".join(" " * i + "- " + "\n" for i in range(0, 2 * depth, 2)) + " " * 2 * depth + "x\n"
+        )
+    else:
+        text = opener * depth + "1" + closer * depth + "\n"
+    _load_text(text)
+
+
+_HUGE = st.one_of(
+    st.integers(10**15, 10**40),
+    st.integers(-(10**40), -(10**15)),
+    st.just(10**4000),
+    st.floats(1e300, 1e308),
+    st.sampled_from([float("inf"), float("-inf"), float("nan"), "1e400", "9" * 5000]),
+)
+_MARKUP = st.sampled_from(
+    [
+        "<script>alert(1)</script>",
+        "[x](javascript:alert(2))",
+        "{{ 7*7 }}",
+        "{% raw %}",
+        "<!-- -->",
+        "`code`",
+        "**bold** _i_",
+        "![i](http://example.invalid/x.png)",
+        "&amp; &lt;",
+        "| a | b |\n|---|---|",
+        "\u202e reversed",
+        "x" * 5000,
+    ]
+)
+
+
+def _replace_leaves(node: Any, replace: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _replace_leaves(v, replace) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_replace_leaves(v, replace) for v in node]
+    return replace(node)
+
+
+@FUZZ
+@given(st.sampled_from(_FILES), _MARKUP, st.sampled_from(["every", "ends"]))
+def test_markup_in_every_text_field(name: str, markup: str, where: str) -> None:
+    """Every string of a real file replaced by (or wrapped in) markup: problems, no crash."""
+
+    def dress(value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        return markup if where == "every" else f"{markup} {value} {markup}"
+
+    tree = _replace_leaves(_parsed(name), dress)
+    variants = _lineage(name[:-4]) if name[:-4] in variant_ids() else [variant_ids()[0]]
+    with tempfile.TemporaryDirectory() as folder:
+        space = Workspace(Path(folder), variants)
+        (space.root / name).write_text(yaml.safe_dump(tree, allow_unicode=True), encoding="utf-8")
+        space.load()
+
+
+@FUZZ
+@given(st.sampled_from(_FILES), st.data())
+def test_huge_numbers_in_real_files(name: str, draw: st.DataObject) -> None:
+    """Numbers anywhere in a real file made enormous: problems, never a crash."""
+    tree = copy.deepcopy(_parsed(name))
+    for _ in range(draw.draw(st.integers(1, 3), label="mutations")):
+        path = draw.draw(st.sampled_from(list(_paths(tree))), label="path")
+        tree = _mutate(tree, path, "replace", draw.draw(_HUGE, label="huge"))
+    variants = _lineage(name[:-4]) if name[:-4] in variant_ids() else [variant_ids()[0]]
+    with tempfile.TemporaryDirectory() as folder:
+        space = Workspace(Path(folder), variants)
+        text = yaml.safe_dump(tree, allow_unicode=True).replace("'9999", "9999")
+        (space.root / name).write_text(text, encoding="utf-8")
+        space.load()
