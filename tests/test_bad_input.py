@@ -216,6 +216,7 @@ def test_seed_outside_seeds_folder_is_not_read(root: Path, cli: Callable[..., Ru
         ("variants/seeds", "is a folder"),
         ("README.md", "not a variant file"),
         ("variants/sources.yml", "not a variant file"),
+        ("9" * 5000, "cannot read it"),
     ],
 )
 def test_validate_refuses_what_it_cannot_check(
@@ -224,7 +225,7 @@ def test_validate_refuses_what_it_cannot_check(
     path = name if name.startswith("/") else str(root / name)
     (root / "README.md").write_text("not yaml\n", encoding="utf-8")
     run = cli("validate", path)
-    assert run.code == 2 and run.lines == [f"{path}:1: {run.lines[0].split(':1: ', 1)[1]}"]
+    assert run.code == 2 and len(run.lines) == 1 and path.startswith(run.lines[0].split(":1: ")[0])
     assert expected in run.err
 
 

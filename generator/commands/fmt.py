@@ -24,7 +24,11 @@ def refusal(path: Path) -> str | None:
     shared data files) is refused rather than stripped."""
     from generator.model.catalog import NOT_VARIANTS
 
-    if not path.exists():
+    try:
+        exists = path.exists()
+    except OSError as error:  # a name too long for the file system, for one
+        return f"{str(path)[:60]}:1: cannot read it ({error.strerror}); name a variant file"
+    if not exists:
         return f"{path}:1: no such file; name a variant file or variants/sources.yml"
     if path.is_dir():
         return f"{path}:1: is a folder; name the files in it ({path}/*.yml)"

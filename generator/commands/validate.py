@@ -20,7 +20,11 @@ def not_a_variant_file(path: Path, root: Path) -> str | None:
     reported ok, so it is refused instead."""
     from generator.model.catalog import variant_files
 
-    if not path.exists():
+    try:
+        exists = path.exists()
+    except OSError as error:  # a name too long for the file system, for one
+        return f"{str(path)[:60]}:1: cannot read it ({error.strerror}); name a variant file"
+    if not exists:
         return f"{path}:1: no such file; name a variant file in {root}/"
     if path.is_dir():
         return f"{path}:1: is a folder; name variant files in it ({path}/*.yml)"
