@@ -28,4 +28,4 @@ test: setup browser
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf site .cache $(addprefix docs/,variants compare questions statistics claims sources glossary assets citations.bib citations.json .generated .includes)
+	rm -rf site .cache $(addprefix docs/,variants compare questions statistics claims sources glossary assets citations.bib citations.json citations.ris r changes .generated .includes)

@@ -18,11 +18,15 @@ import sys
 from pathlib import Path
 
 import pytest
+import rispy
+from browser.citeformats import bibtex_problems, csl_problems, plain_problems, ris_problems
+from pybtex.database import parse_string
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.site.cite import Citation
 from generator.site.context import SiteContext
+from generator.site.edition import load_editions
 from generator.site.equivalence import compare_rulings, sampled_agreement, swapped_rules
 from generator.site.generate import all_files
 from generator.site.pipeline import _unmeasured
@@ -30,8 +34,8 @@ from generator.site.render import environment, md_escape, relative_link
 
 DATA = Path(__file__).parent / "data" / "site"
 GOLDEN = DATA / "golden"
-FIXED_DATE = dt.date(2026, 11, 30)
-FIXED_URL = "https://ur-variants.example.org/"
+FIXED_URL = None
+"""Golden pages are built as with SITE_URL unset: citations carry paths from the site's root."""
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +45,7 @@ def catalog() -> Catalog:
 
 @pytest.fixture(scope="module")
 def files(catalog: Catalog) -> dict[str, str]:
-    ctx = SiteContext(catalog, FIXED_URL, FIXED_DATE)
+    ctx = SiteContext(catalog, FIXED_URL, load_editions(DATA / "variants"))
     generated = all_files(ctx, _unmeasured(ctx))
     return {name: text for name, text in generated.items() if isinstance(text, str)}
 
@@ -67,7 +71,7 @@ def test_golden_markdown(files: dict[str, str]) -> None:
 
 
 def test_generation_is_deterministic(catalog: Catalog, files: dict[str, str]) -> None:
-    ctx = SiteContext(catalog, FIXED_URL, FIXED_DATE)
+    ctx = SiteContext(catalog, FIXED_URL, load_editions(DATA / "variants"))
     again = {n: t for n, t in all_files(ctx, _unmeasured(ctx)).items() if isinstance(t, str)}
     assert again == files
 
@@ -77,9 +81,11 @@ import datetime as dt, json, sys
 from pathlib import Path
 from generator.model.catalog import load_valid_catalog
 from generator.site.context import SiteContext
+from generator.site.edition import load_editions
 from generator.site.generate import all_files
 from generator.site.pipeline import _unmeasured
-ctx = SiteContext(load_valid_catalog(Path(sys.argv[1])), sys.argv[2], dt.date(2026, 11, 30))
+from generator.site.edition import load_editions
+ctx = SiteContext(load_valid_catalog(Path(sys.argv[1])), None, load_editions(Path(sys.argv[1])))
 files = all_files(ctx, _unmeasured(ctx))
 print(json.dumps({n: t for n, t in files.items() if isinstance(t, str)}))
 """
@@ -88,7 +94,7 @@ print(json.dumps({n: t for n, t in files.items() if isinstance(t, str)}))
 def test_generation_does_not_depend_on_the_hash_seed(files: dict[str, str]) -> None:
     """Another process, another string-hash seed: the same pages (set order never leaks)."""
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    command = [sys.executable, "-c", GENERATE, str(DATA / "variants"), FIXED_URL]
+    command = [sys.executable, "-c", GENERATE, str(DATA / "variants")]
     result = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
     assert json.loads(result.stdout) == files
 
@@ -105,20 +111,34 @@ def test_inherited_rulings_link_to_the_parent(files: dict[str, str]) -> None:
     assert "{ #fx-dice }" not in child
 
 
-def test_short_addresses_map_every_ruling(catalog: Catalog, files: dict[str, str]) -> None:
-    config = files[".generated/mkdocs.yml"]
+def test_every_ruling_has_a_short_address_page(catalog: Catalog, files: dict[str, str]) -> None:
     for ruling in catalog.rulings():
-        assert f"r/{ruling.id}.md: variants/{ruling.variant}.md#{ruling.id}" in config
+        page = files[f"r/{ruling.id}.md"]
+        assert f"](../variants/{ruling.variant}.md#{ruling.id})" in page, ruling.id
+        assert "citation_title" not in page and "\ncitation:\n  title: " in page
+        assert f"[`{ruling.id}`](" in files["r/index.md"]
 
 
-def test_site_wide_citations_list_every_ruling(catalog: Catalog, files: dict[str, str]) -> None:
-    entries = json.loads(files["citations.json"])
-    assert sorted(e["id"] for e in entries) == sorted(
-        f"urvariants:{r.id}" for r in catalog.rulings()
-    )
-    bib = files["citations.bib"]
-    assert bib.count("@misc{") == len(entries)
-    assert bib.count("{") == bib.count("}")
+def test_no_host_is_made_up(files: dict[str, str]) -> None:
+    """Built with SITE_URL unset: no citation, short address page or configuration names a host."""
+    ours = [n for n in files if n.startswith(("citations.", "r/", ".generated", ".includes"))]
+    assert len(ours) > 5
+    for name in ours:
+        assert "://" not in files[name], name
+    assert "site_url" not in files[".generated/mkdocs.yml"].replace("# No site_url", "")
+
+
+def test_site_wide_citations_list_every_ruling_rulebook_and_the_site(
+    catalog: Catalog, files: dict[str, str]
+) -> None:
+    keys = [e["id"] for e in json.loads(files["citations.json"])]
+    rulings = [f"urvariants:{r.id}" for r in catalog.rulings()]
+    rulebooks = [f"urvariants:rulebook-{v}" for v in catalog.variants]
+    assert sorted(keys) == sorted([*rulings, *rulebooks, "urvariants:site"])
+    bib = parse_string(files["citations.bib"], "bibtex")
+    assert sorted(bib.entries) == sorted(keys)
+    assert sorted(r["id"] for r in rispy.loads(files["citations.ris"])) == sorted(keys)
+    assert "not configured" in files["citations.bib"].splitlines()[0]
 
 
 def test_non_english_quotes_show_original_and_translation(files: dict[str, str]) -> None:
@@ -224,19 +244,23 @@ def test_relative_links_keep_anchors() -> None:
 
 def test_citation_formats() -> None:
     c = Citation(
-        "gb-dice",
-        "Dice (Great Book)",
-        "Finkel's rules",
-        "https://s/variants/x/#gb-dice",
-        "1.2.3",
-        FIXED_DATE,
+        "urvariants:gb-dice",
+        "ruling",
+        "ruling gb-dice",
+        "Dice & odds (Great Book)",
+        "https://s.test/r/gb-dice/",
+        "3",
+        dt.date(2026, 11, 30),
     )
-    assert (
-        "ruling gb-dice" in c.plain() and "version 1.2.3" in c.plain() and "2026-11-30" in c.plain()
+    url_end = "/r/gb-dice/"
+    assert not bibtex_problems(c.bibtex(), url_end)
+    assert parse_string(c.bibtex(), "bibtex").entries["urvariants:gb-dice"].fields["title"] == (
+        "{Dice \\& odds (Great Book)}"
     )
-    assert c.bibtex().startswith("@misc{urvariants:gb-dice,")
-    csl = json.loads(c.csl_text())
-    assert csl["type"] == "webpage" and csl["issued"] == {"date-parts": [[2026, 11, 30]]}
+    assert not csl_problems(c.csl_text(), url_end)
+    assert not ris_problems(c.ris(), url_end)
+    assert not plain_problems(c.plain(), url_end, c.csl_text())
+    assert "3rd ed" in c.plain() and "Ur Variants contributors (2026)" in c.plain()
 
 
 def test_comparison_labels_are_short_and_tell_different_values_apart(catalog: Catalog) -> None:

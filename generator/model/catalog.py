@@ -41,9 +41,10 @@ from generator.model.variant import (
 from generator.model.yamlsource import Document, Problem, YamlError, load_document
 
 DATA_FILES = ("sources.yml", "questions.yml", "equipment.yml")
-NOT_VARIANTS = (*DATA_FILES, "redirects.yml", "seed-sentences.yml")
+NOT_VARIANTS = (*DATA_FILES, "redirects.yml", "seed-sentences.yml", "editions.yml")
 """Files in ``variants/`` that are not variant files (redirects.yml: renamed published ids;
-seed-sentences.yml: what each sentence of each seed page supports, checked by the tests)."""
+seed-sentences.yml: what each sentence of each seed page supports, checked by the tests;
+editions.yml: the site's editions and what each changed)."""
 
 
 class CatalogError(Exception):

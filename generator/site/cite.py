@@ -1,8 +1,16 @@
-"""Citations of one ruling in three forms: plain text, BibTeX and CSL-JSON.
+"""Citations of a ruling, a rulebook or the whole site: plain text, BibTeX, CSL-JSON and RIS.
 
-Every citation names the site version and the release date, because the text of a ruling can
-change between versions (cite the edition, as the Stanford Encyclopedia of Philosophy asks),
-and keeps the ruling id visible, because tools often drop the ``#fragment`` of a URL.
+Every citation names the site's edition (number and date), because a ruling's words can change
+between editions (cite the edition, as the Stanford Encyclopedia of Philosophy asks), and points
+at the short address ``/r/<id>/`` of a ruling, which keeps the id visible when a tool drops a
+URL's ``#fragment``. The author is the corporate author "Ur Variants contributors", braced in
+BibTeX so that no tool splits it into a first and last name.
+
+The address is configuration: ``SITE_URL``. When it is unset there is no host to name, so a
+citation carries the site-relative path (``/r/<id>/``); a small script on the page replaces it
+with the address the page is served from, and the site-wide files say the address is unset.
+The plain-text form is rendered from the CSL-JSON by citeproc-py in the Harvard "Cite Them
+Right" style, never formatted by hand.
 """
 
 from __future__ import annotations
@@ -12,16 +20,37 @@ import json
 import os
 import subprocess
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Literal
+
+import citeproc
+from citeproc.source.json import CiteProcJSON
 
 SITE_NAME = "Royal Game of Ur variants"
-DEFAULT_SITE_URL = "https://ur-variants.example.org/"
-"""Placeholder address until the site has a host; set SITE_URL to the real one when building."""
+AUTHOR = "Ur Variants contributors"
+"""The corporate author of every entry: the people who keep the rulebooks and their sources."""
+CITATION_STYLE = "harvard-cite-them-right"
+"""The CSL style (bundled with citeproc-py) of every plain-text citation."""
+UNCONFIGURED = (
+    "The site's address was not configured when this file was built (SITE_URL unset), so the"
+    " addresses here are paths from the root of the site that served it."
+)
+
+Kind = Literal["ruling", "rulebook", "site"]
+CSL_TYPES: dict[Kind, str] = {
+    "ruling": "entry-encyclopedia",
+    "rulebook": "entry-encyclopedia",
+    "site": "book",
+}
+"""A ruling and a rulebook are entries of a reference work; the site is the work itself."""
 
 
-def site_url() -> str:
-    """The site's base URL (``SITE_URL`` or the default), always ending in ``/``."""
-    url = os.environ.get("SITE_URL") or DEFAULT_SITE_URL
+def site_url() -> str | None:
+    """The site's address from ``SITE_URL`` (ending in ``/``), or None when it is not set."""
+    url = os.environ.get("SITE_URL", "").strip()
+    if not url:
+        return None
     return url if url.endswith("/") else url + "/"
 
 
@@ -50,6 +79,11 @@ def epoch_date(epoch: str) -> dt.date:
         ) from None
 
 
+def repository_url() -> str | None:
+    """Where readers report errors (``REPOSITORY_URL``), or None when it is not set."""
+    return os.environ.get("REPOSITORY_URL", "").strip() or None
+
+
 def source_date_epoch(root: Path) -> str:
     """The commit time of HEAD as a Unix timestamp; fails clearly outside a git checkout."""
     result = subprocess.run(
@@ -61,61 +95,96 @@ def source_date_epoch(root: Path) -> str:
     stamp = result.stdout.strip()
     if result.returncode != 0 or not stamp.isdigit():
         raise RuntimeError(
-            f"cannot date the release: {root} has no git commit; set SOURCE_DATE_EPOCH"
+            f"cannot date the build: {root} has no git commit; set SOURCE_DATE_EPOCH"
         )
     return stamp
 
 
 @dataclass(frozen=True)
 class Citation:
-    """The facts a citation of one ruling needs."""
+    """The facts one citation needs. ``url`` is absolute, or site-relative when unconfigured."""
 
-    ruling_id: str
+    key: str
+    kind: Kind
+    label: str
+    """What is cited, in words: "ruling bell-board", "rulebook", "site"."""
     title: str
-    variant_title: str
     url: str
-    version: str
+    edition: str
     date: dt.date
 
     @property
-    def key(self) -> str:
-        return f"urvariants:{self.ruling_id}"
+    def absolute(self) -> bool:
+        return not self.url.startswith("/")
 
     def plain(self) -> str:
-        return (
-            f"“{self.title}” (ruling {self.ruling_id}), in {self.variant_title}. "
-            f"{SITE_NAME}, version {self.version}, {self.date.isoformat()}. {self.url}"
-        )
+        return plain_citation(json.dumps(self.csl(), sort_keys=True))
 
     def bibtex(self) -> str:
         fields = {
-            "title": f"{{{_bibtex_escape(self.title)}}}",
-            "howpublished": f"{{\\url{{{self.url}}}}}",
-            "note": (
-                f"{{{_bibtex_escape(SITE_NAME)}, version {self.version}, ruling "
-                f"{self.ruling_id}, in: {_bibtex_escape(self.variant_title)}}}"
-            ),
-            "year": f"{{{self.date.year}}}",
-            "month": f"{{{self.date.month}}}",
-            "day": f"{{{self.date.day}}}",
+            "author": f"{{{{{AUTHOR}}}}}",
+            "title": f"{{{{{_bibtex_escape(self.title)}}}}}",
+            "date": f"{{{self.date.isoformat()}}}",
+            "version": f"{{{self.edition}}}",
+            "url": f"{{{self.url}}}",
         }
-        body = ",\n".join(f"  {name:<12} = {value}" for name, value in fields.items())
-        return f"@misc{{{self.key},\n{body}\n}}"
+        if self.kind != "site":
+            fields["note"] = f"{{{_bibtex_escape(f'In: {SITE_NAME}, {self.label}')}}}"
+        body = ",\n".join(f"  {name:<8} = {value}" for name, value in fields.items())
+        return f"@online{{{self.key},\n{body}\n}}"
 
     def csl(self) -> dict[str, object]:
-        return {
+        item: dict[str, object] = {
             "id": self.key,
-            "type": "webpage",
+            "type": CSL_TYPES[self.kind],
+            "author": [{"literal": AUTHOR}],
             "title": self.title,
-            "container-title": SITE_NAME,
-            "version": self.version,
+            "edition": self.edition,
+            "version": self.edition,
             "URL": self.url,
-            "note": f"ruling {self.ruling_id}, in: {self.variant_title}",
             "issued": {"date-parts": [[self.date.year, self.date.month, self.date.day]]},
         }
+        if self.kind != "site":
+            item["container-title"] = SITE_NAME
+            item["note"] = self.label
+        return item
 
     def csl_text(self) -> str:
         return json.dumps(self.csl(), indent=2, ensure_ascii=False)
+
+    def ris(self) -> str:
+        lines = [
+            ("TY", "ELEC"),
+            ("ID", self.key),
+            ("AU", f"{AUTHOR},"),  # trailing comma: one corporate name, not first + last
+            ("TI", self.title),
+        ]
+        if self.kind != "site":
+            lines += [("T2", SITE_NAME), ("N1", self.label)]
+        lines += [
+            ("ET", self.edition),
+            ("PY", str(self.date.year)),
+            ("DA", self.date.strftime("%Y/%m/%d")),
+            ("UR", self.url),
+            ("ER", ""),
+        ]
+        return "\n".join(f"{tag}  - {value}".rstrip() for tag, value in lines) + "\n"
+
+
+@cache
+def plain_citation(csl_json: str) -> str:
+    """One bibliography entry, rendered by citeproc-py from one CSL-JSON item."""
+    item = json.loads(csl_json)
+    bibliography = citeproc.CitationStylesBibliography(
+        _style(), CiteProcJSON([item]), citeproc.formatter.plain
+    )
+    bibliography.register(citeproc.Citation([citeproc.CitationItem(item["id"])]))
+    return " ".join(str(bibliography.bibliography()[0]).split())
+
+
+@cache
+def _style() -> citeproc.CitationStylesStyle:
+    return citeproc.CitationStylesStyle(CITATION_STYLE, validate=False)
 
 
 def _bibtex_escape(text: str) -> str:
@@ -125,8 +194,20 @@ def _bibtex_escape(text: str) -> str:
 
 
 def bibliography_bib(citations: list[Citation]) -> str:
-    return "\n\n".join(c.bibtex() for c in citations) + "\n"
+    header = "" if all(c.absolute for c in citations) else f"% {UNCONFIGURED}\n\n"
+    return header + "\n\n".join(c.bibtex() for c in citations) + "\n"
 
 
 def bibliography_json(citations: list[Citation]) -> str:
-    return json.dumps([c.csl() for c in citations], indent=2, ensure_ascii=False) + "\n"
+    items = [c.csl() for c in citations]
+    for item, citation in zip(items, citations, strict=True):
+        if not citation.absolute:
+            item["note"] = f"{item.get('note', SITE_NAME)}. {UNCONFIGURED}"
+    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+
+
+def bibliography_ris(citations: list[Citation]) -> str:
+    entries = [c.ris() for c in citations]
+    if not all(c.absolute for c in citations):
+        entries = [e.replace("\nER  -", f"\nN1  - {UNCONFIGURED}\nER  -") for e in entries]
+    return "\n".join(entries)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator import __version__
 from generator.model.catalog import Catalog
 from generator.model.variant import Evidence, ResolvedVariant, Ruling
-from generator.site.cite import Citation
+from generator.site.cite import SITE_NAME, Citation
+from generator.site.edition import Editions
 from generator.site.render import relative_link
 
 EVIDENCE_HELP = {
@@ -31,6 +30,11 @@ def question_page(question_id: str) -> str:
     return f"questions/{question_id}.md"
 
 
+def short_page(ruling_id: str) -> str:
+    """The page behind a ruling's short, permanent address ``/r/<id>/``."""
+    return f"r/{ruling_id}.md"
+
+
 def pair_page(a: str, b: str) -> str:
     """The one page comparing rulebooks ``a`` and ``b``, whichever is named first (the page
     is named in alphabetical order; the other order is a redirect to it)."""
@@ -50,9 +54,9 @@ class SiteContext:
     """The validated catalogue plus everything derived once for all pages."""
 
     catalog: Catalog
-    site_url: str
-    date: dt.date
-    version: str = __version__
+    site_url: str | None
+    """The configured address (``SITE_URL``), or None: citations then carry site paths."""
+    editions: Editions
     resolved: dict[str, ResolvedVariant] = field(default_factory=dict)
     rulings: dict[str, Ruling] = field(default_factory=dict)
 
@@ -68,33 +72,42 @@ class SiteContext:
         """The docs path and anchor of the one place a ruling is shown."""
         return f"{variant_page(ruling.variant)}#{ruling.id}"
 
-    def ruling_url(self, ruling: Ruling) -> str:
-        return f"{self.site_url}{docs_url(variant_page(ruling.variant))}#{ruling.id}"
+    def address(self, path: str) -> str:
+        """The address of a docs file: absolute, or from the site's root when unconfigured."""
+        return f"{self.site_url or '/'}{docs_url(path)}"
 
-    def short_url(self, ruling: Ruling) -> str:
-        return f"{self.site_url}r/{ruling.id}/"
+    def short_url(self, ruling_id: str) -> str:
+        return self.address(short_page(ruling_id))
+
+    def ruling_title(self, ruling: Ruling) -> str:
+        question = self.catalog.questions[ruling.question]
+        return f"{question.title} ({self.catalog.variants[ruling.variant].short})"
 
     def citation(self, ruling: Ruling) -> Citation:
-        question = self.catalog.questions[ruling.question]
-        variant = self.catalog.variants[ruling.variant]
-        return Citation(
-            ruling_id=ruling.id,
-            title=f"{question.title} ({variant.short})",
-            variant_title=variant.title,
-            url=self.ruling_url(ruling),
-            version=self.version,
-            date=self.date,
+        return self._citation(
+            f"urvariants:{ruling.id}",
+            "ruling",
+            f"ruling {ruling.id}",
+            self.ruling_title(ruling),
+            self.short_url(ruling.id),
         )
 
-    def page_citation(self, path: str, title: str, key: str) -> Citation:
-        return Citation(
-            ruling_id=key,
-            title=title,
-            variant_title=title,
-            url=self.site_url + docs_url(path),
-            version=self.version,
-            date=self.date,
+    def rulebook_citation(self, variant_id: str) -> Citation:
+        variant = self.catalog.variants[variant_id]
+        return self._citation(
+            f"urvariants:rulebook-{variant_id}",
+            "rulebook",
+            f"rulebook {variant_id}",
+            variant.title,
+            self.address(variant_page(variant_id)),
         )
+
+    def site_citation(self) -> Citation:
+        return self._citation("urvariants:site", "site", "site", SITE_NAME, self.address(""))
+
+    def _citation(self, key: str, kind: Any, label: str, title: str, url: str) -> Citation:
+        edition = self.editions.current
+        return Citation(key, kind, label, title, url, edition.number, edition.date)
 
     def front_matter(self, title: str, description: str) -> dict[str, Any]:
         return {"title": title, "description": " ".join(description.split())}

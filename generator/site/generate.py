@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.site.cite import bibliography_bib, bibliography_json
+from generator.site.cite import AUTHOR, bibliography_bib, bibliography_json, bibliography_ris
 from generator.site.compare_pages import (
     Comparer,
     compare_index,
@@ -13,6 +13,7 @@ from generator.site.compare_pages import (
     reverse_pair_redirects,
 )
 from generator.site.context import SiteContext
+from generator.site.edition_pages import about_edition, changes_page, ruling_index, short_pages
 from generator.site.reference_pages import (
     abbreviations,
     glossary_page,
@@ -35,26 +36,31 @@ class Measurements:
     claims_page: str | None = None
 
 
-def redirects_config(ctx: SiteContext) -> str:
-    """The generated half of the mkdocs configuration (``INHERIT``-ed by ``mkdocs.yml``):
-    one short address ``r/<ruling-id>/`` per ruling, the reverse address of every pair page
-    (``compare/b--a/`` leads to ``compare/a--b/``), and the release facts the theme shows."""
-    redirects = {f"r/{rid}.md": ctx.ruling_target(r) for rid, r in sorted(ctx.rulings.items())}
-    redirects.update(reverse_pair_redirects(ctx.variant_ids))
+def generated_config(ctx: SiteContext) -> str:
+    """The generated half of the mkdocs configuration (``INHERIT``-ed by ``mkdocs.yml``): the
+    site's address when configured (``SITE_URL``), its author, the edition's facts, and the
+    reverse address of every pair page (``compare/b--a/`` leads to ``compare/a--b/``)."""
+    edition = ctx.editions.current
     return render(
         environment(),
         "mkdocs-generated.yml.j2",
-        redirects=redirects,
-        version=ctx.version,
-        date=ctx.date.isoformat(),
+        site_url=ctx.site_url,
+        author=AUTHOR,
+        version=edition.number,
+        date=edition.date.isoformat(),
+        redirects=reverse_pair_redirects(ctx.variant_ids),
     )
 
 
 def citation_files(ctx: SiteContext) -> dict[str, str | bytes]:
+    """Every citation in one file per format: each ruling, each rulebook, then the site."""
     citations = [ctx.citation(r) for _, r in sorted(ctx.rulings.items())]
+    citations += [ctx.rulebook_citation(vid) for vid in sorted(ctx.catalog.variants)]
+    citations.append(ctx.site_citation())
     return {
         "citations.bib": bibliography_bib(citations),
         "citations.json": bibliography_json(citations),
+        "citations.ris": bibliography_ris(citations),
     }
 
 
@@ -74,6 +80,10 @@ def all_files(ctx: SiteContext, measured: Measurements) -> dict[str, str | bytes
         files["statistics/index.md"] = measured.statistics_page
     if measured.claims_page is not None:
         files["claims/index.md"] = measured.claims_page
-    files[".generated/mkdocs.yml"] = redirects_config(ctx)
+    files.update(short_pages(ctx))
+    files.update(ruling_index(ctx))
+    files.update(changes_page(ctx))
+    files.update(about_edition(ctx))
+    files[".generated/mkdocs.yml"] = generated_config(ctx)
     files[".includes/abbreviations.md"] = abbreviations(glossary_terms())
     return files

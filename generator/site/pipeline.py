@@ -23,6 +23,7 @@ from generator.model.catalog import Catalog, load_catalog
 from generator.processes import die_with_parent
 from generator.site.cite import release_date, site_url, source_date_epoch
 from generator.site.context import SiteContext
+from generator.site.edition import EditionError, load_editions
 from generator.site.generate import Measurements, all_files
 from generator.site.render import swap_into_docs
 from generator.site.site_folder import (
@@ -95,8 +96,9 @@ def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
 
     began = time.perf_counter()
     try:
-        ctx = SiteContext(catalog, site_url(), release_date(root))
-    except RuntimeError as error:
+        release_date(root)  # a malformed SOURCE_DATE_EPOCH stops the build before any writing
+        ctx = SiteContext(catalog, site_url(), load_editions(root / "variants"))
+    except (RuntimeError, EditionError) as error:
         raise BuildError(str(error)) from error
     measured = measure(ctx, options) if options.simulate else _unmeasured(ctx)
     report.seconds["measure"] = time.perf_counter() - began
@@ -159,7 +161,6 @@ def _environment(root: Path) -> dict[str, str]:
             raise BuildError(str(error)) from error
     env["DISABLE_MKDOCS_2_WARNING"] = "true"
     env["NO_MKDOCS_2_WARNING"] = "1"
-    env["SITE_URL"] = site_url()
     return env
 
 

@@ -31,6 +31,9 @@ GENERATED = (
     "assets",
     "citations.bib",
     "citations.json",
+    "citations.ris",
+    "r",
+    "changes",
     ".generated",
     ".includes",
 )

@@ -143,7 +143,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "examples": drawn_examples(ctx, variant_id),
         "differences": differences_from_parent(ctx, variant_id),
         "citations": {r.id: ctx.citation(r) for r in rulings_here},
-        "short_urls": {r.id: ctx.short_url(r) for r in rulings_here},
+        "history": {r.id: ctx.editions.history.get(r.id, []) for r in rulings_here},
         "owner_titles": {vid: v.title for vid, v in ctx.catalog.variants.items()},
         "target": ctx.ruling_target,
         "conflicts": {
@@ -153,7 +153,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         },
         "sources": ctx.catalog.sources,
         "evidence_help": EVIDENCE_HELP,
-        "page_cite": ctx.page_citation(page, variant.title, f"variant-{variant_id}"),
+        "page_cite": ctx.rulebook_citation(variant_id),
         "statistics": statistics,
         "variant_page": variant_page,
         "question_page": question_page,

@@ -1,0 +1,156 @@
+"""Pages of permanence: each ruling's short address, the index of every id, the list of changes,
+and the edition paragraph of the About page.
+
+A ruling's short address ``/r/<id>/`` is a real page, not a redirect: link previews and
+reference managers (Zotero reads Highwire ``citation_*`` and Dublin Core tags) find there the
+ruling's title, words, quotes and edition, and the reader a link on to the ruling in context.
+An id that was renamed or withdrawn keeps its address, which says what became of it.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+from typing import Any
+
+from generator.site.cite import AUTHOR, SITE_NAME, repository_url
+from generator.site.context import (
+    SiteContext,
+    question_page,
+    short_page,
+    variant_page,
+)
+from generator.site.render import environment, render
+
+RULING_INDEX = "r/index.md"
+CHANGES = "changes/index.md"
+
+
+def highwire_meta(ctx: SiteContext, rid: str) -> list[tuple[str, str]]:
+    """Highwire Press tags of one ruling (read by Zotero's Embedded Metadata translator)."""
+    citation = ctx.citation(ctx.rulings[rid])
+    meta = [
+        ("title", citation.title),
+        ("author", AUTHOR),
+        ("book_title", SITE_NAME),
+        ("publication_date", citation.date.strftime("%Y/%m/%d")),
+        ("edition", citation.edition),
+    ]
+    if citation.absolute:
+        meta.append(("public_url", citation.url))
+    return meta
+
+
+def short_pages(ctx: SiteContext) -> dict[str, str]:
+    env = environment()
+    pages = {}
+    for rid, ruling in sorted(ctx.rulings.items()):
+        page = short_page(rid)
+        title = ctx.ruling_title(ruling)
+        pages[page] = render(
+            env,
+            "short.md.j2",
+            title=title,
+            description=f"{title}, ruling {rid}: {' '.join(ruling.text.split())}",
+            meta=highwire_meta(ctx, rid),
+            r=ruling,
+            rulebook=ctx.catalog.variants[ruling.variant],
+            question=ctx.catalog.questions[ruling.question],
+            edition=ctx.editions.current,
+            events=ctx.editions.history.get(rid, []),
+            sources=ctx.catalog.sources,
+            citation=ctx.citation(ruling),
+            target=ctx.ruling_target(ruling),
+            link=ctx.linker(page),
+            variant_page=variant_page,
+            question_page=question_page,
+        )
+    pages.update(gone_pages(ctx))
+    return pages
+
+
+def gone_pages(ctx: SiteContext) -> dict[str, str]:
+    """One page per renamed or withdrawn ruling id, saying what became of it."""
+    env = environment()
+    pages = {}
+    for rid, (edition, withdrawal) in sorted(ctx.editions.withdrawals().items()):
+        if rid in ctx.rulings:
+            continue  # the id was later given back to a ruling
+        page = short_page(rid)
+        new = ctx.rulings.get(withdrawal.replaced_by or "")
+        pages[page] = render(
+            env,
+            "short-gone.md.j2",
+            title=f"Ruling {rid}: {withdrawal.fate}",
+            description=f"The ruling {rid} of this site: {withdrawal.fate} in edition"
+            f" {edition.number}.",
+            rid=rid,
+            replaced_by=new.id if new else None,
+            replaced_title=ctx.ruling_title(new) if new else "",
+            replaced_target=short_page(new.id) if new else "",
+            fate=withdrawal.fate,
+            edition=edition,
+            link=ctx.linker(page),
+        )
+    return pages
+
+
+def ruling_index(ctx: SiteContext) -> dict[str, str]:
+    groups = []
+    for vid, variant in sorted(ctx.catalog.variants.items()):
+        rulings = [
+            {"id": r.id, "title": ctx.ruling_title(r)} for r in sorted(variant.rulings, key=_id)
+        ]
+        if rulings:
+            groups.append({"id": f"rulebook-{vid}", "title": variant.title, "rulings": rulings})
+    gone = [
+        {"id": rid, "fate": w.fate, "edition": e.number}
+        for rid, (e, w) in sorted(ctx.editions.withdrawals().items())
+        if rid not in ctx.rulings
+    ]
+    text = render(
+        environment(),
+        "ruling-index.md.j2",
+        fm=ctx.front_matter(
+            "Every ruling",
+            "Every ruling id on this site with its title, by rulebook: the permanent addresses.",
+        ),
+        groups=groups,
+        gone=gone,
+        link=ctx.linker(RULING_INDEX),
+    )
+    return {RULING_INDEX: text}
+
+
+def _id(ruling: Any) -> str:
+    return str(ruling.id)
+
+
+def changes_page(ctx: SiteContext) -> dict[str, str]:
+    text = render(
+        environment(),
+        "changes.md.j2",
+        fm=ctx.front_matter(
+            "Changes",
+            "Every edition of this site and the rulings it added, changed or withdrawn.",
+        ),
+        editions=list(reversed(ctx.editions.editions)),
+        current=ctx.editions.current,
+        titles={rid: ctx.ruling_title(r) for rid, r in ctx.rulings.items()},
+        link=ctx.linker(CHANGES),
+    )
+    return {CHANGES: text}
+
+
+def about_edition(ctx: SiteContext) -> dict[str, str]:
+    """The About page's paragraphs on the edition, citing, the licence and reporting errors."""
+    text = render(
+        environment(),
+        "about-edition.md.j2",
+        edition=ctx.editions.current,
+        site_cite=ctx.site_citation(),
+        counts={"rulings": len(ctx.rulings), "rulebooks": len(ctx.catalog.variants)},
+        author=AUTHOR,
+        licence=metadata.metadata("ur-variants")["License"],
+        repository=repository_url(),
+    )
+    return {".includes/edition.md": text}
