@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from generator.model.catalog import Catalog, load_valid_catalog
+from generator.site.edition import load_editions
 from generator.site.pipeline import BuildError, BuildOptions, build, mkdocs_build
 from generator.site.site_folder import STAMP
 
@@ -92,7 +93,10 @@ def test_short_addresses_land_on_the_ruling(site: Path, catalog: Catalog) -> Non
         assert page.is_file(), f"/r/{ruling.id}/ is missing"
         target = f"../../variants/{ruling.variant}/#{ruling.id}"
         text = page.read_text(encoding="utf-8")
-        assert f'href="{target}"' in text and f"url={target}" in text
+        # A real page (not a redirect stub): the ruling's citation tags, a link on to it.
+        assert f'href="{target}"' in text and 'http-equiv="refresh"' not in text
+        assert '<meta name="citation_title"' in text
+        assert f'<meta name="citation_public_url" content="{SITE_URL}r/{ruling.id}/">' in text
         owner = (site / "variants" / ruling.variant / "index.html").read_text(encoding="utf-8")
         assert f'id="{ruling.id}"' in owner
 
@@ -139,7 +143,7 @@ def test_browser_contract(site: Path, catalog: Catalog) -> None:
             re.S,
         )
         assert block is not None, ruling.id
-        for kind in ("cite-text", "cite-bibtex", "cite-csl"):
+        for kind in ("cite-text", "cite-bibtex", "cite-csl", "cite-ris"):
             assert f'<pre class="{kind}">' in block.group(1)
     board = re.search(
         r'<svg[^>]*role="img"[^>]*>\s*<title id="route-board-title">[^<]+</title>', page
@@ -153,7 +157,8 @@ def test_pages_carry_citation_metadata(site: Path) -> None:
     for name in ("DC.title", "DC.date", "DC.identifier", "DC.publisher"):
         assert f'<meta name="{name}" content="' in head
     assert '<meta property="og:type" content="website">' in head
-    assert '<meta name="DC.date" content="2025-11-30">' in head
+    edition = load_editions(PROJECT / "variants").current
+    assert f'<meta name="DC.date" content="{edition.date.isoformat()}">' in head
 
 
 def test_strict_build_validates_anchors() -> None:

@@ -24,11 +24,11 @@ from pybtex.database import parse_string
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog, load_valid_catalog
-from generator.site.cite import Citation
+from generator.site.cite import Citation, site_url
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.equivalence import compare_rulings, sampled_agreement, swapped_rules
-from generator.site.generate import all_files
+from generator.site.generate import all_files, citation_files, generated_config
 from generator.site.pipeline import _unmeasured
 from generator.site.render import environment, md_escape, relative_link
 
@@ -82,7 +82,7 @@ from pathlib import Path
 from generator.model.catalog import load_valid_catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
-from generator.site.generate import all_files
+from generator.site.generate import all_files, citation_files, generated_config
 from generator.site.pipeline import _unmeasured
 from generator.site.edition import load_editions
 ctx = SiteContext(load_valid_catalog(Path(sys.argv[1])), None, load_editions(Path(sys.argv[1])))
@@ -278,3 +278,19 @@ def test_comparison_labels_are_short_and_tell_different_values_apart(catalog: Ca
     same = type(ruling)(**{**ruling.__dict__, "id": "y", "value": "highest-throw"})
     labels = _row_labels(catalog.equipment, "start", {"a": other, "b": same})
     assert labels["a"] != labels["b"]
+
+
+def test_a_configured_address_goes_into_every_citation(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SITE_URL", "https://rules.test/ur")
+    assert site_url() == "https://rules.test/ur/"
+    ctx = SiteContext(catalog, site_url(), load_editions(DATA / "variants"))
+    config = generated_config(ctx)
+    assert 'site_url: "https://rules.test/ur/"' in config
+    bib = citation_files(ctx)["citations.bib"]
+    assert "not configured" not in bib
+    assert "url      = {https://rules.test/ur/r/fx-board/}" in bib
+    assert ctx.site_citation().url == "https://rules.test/ur/"
+    monkeypatch.setenv("SITE_URL", " ")
+    assert site_url() is None

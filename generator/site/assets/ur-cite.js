@@ -11,7 +11,12 @@
   }
 
   function fillAddresses() {
-    var root = siteRoot();
+    var root;
+    try {
+      root = siteRoot();
+    } catch (error) {
+      return; // no usable root: the citations keep their site paths
+    }
     document.querySelectorAll("[data-cite-url]").forEach(function (block) {
       var path = block.getAttribute("data-cite-url");
       var address = new URL(path.replace(/^\//, ""), root).href;
