@@ -220,7 +220,7 @@ def test_every_pair_has_both_addresses(files: dict[str, str], catalog: Catalog) 
 def test_comparison_status_is_against_the_baseline(catalog: Catalog) -> None:
     from generator.site.compare_pages import Comparer, comparison_rows
 
-    ctx = SiteContext(catalog, FIXED_URL, FIXED_DATE)
+    ctx = SiteContext(catalog, FIXED_URL, load_editions(DATA / "variants"))
     rows = {row.question.id: row for row in comparison_rows(ctx, Comparer(ctx))}
     child, game = ctx.variant_ids.index("fixture-child"), ctx.variant_ids.index("fixture-game")
     both = [child, game]

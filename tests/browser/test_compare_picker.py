@@ -10,7 +10,6 @@ and from the engine (``compare_pages.comparison_rows``), not from the page's scr
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -21,6 +20,7 @@ from playwright.sync_api import Page
 from generator.model.catalog import Catalog
 from generator.site.compare_pages import Comparer, Row, comparison_rows
 from generator.site.context import SiteContext
+from generator.site.edition import load_editions
 
 from .conftest import DESKTOP, PHONE, OpenPage, record_screenshot
 from .reader import ServedSite
@@ -54,7 +54,8 @@ _SHOWN = """
 
 @pytest.fixture(scope="module")
 def engine_rows(catalog: Catalog) -> dict[str, Row]:
-    ctx = SiteContext(catalog, "http://localhost/", dt.date(2026, 11, 30))
+    variants = Path(__file__).resolve().parents[2] / "variants"
+    ctx = SiteContext(catalog, None, load_editions(variants))
     return {row.question.id: row for row in comparison_rows(ctx, Comparer(ctx))}
 
 
