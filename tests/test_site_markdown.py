@@ -270,11 +270,11 @@ def test_comparison_labels_are_short_and_tell_different_values_apart(catalog: Ca
     throws = [t for t, _ in dice.table()]
     label = short_label(catalog.equipment, "dice", dice.id)
     assert label.startswith("throws ") and str(throws[0]) in label and dice.id not in label
-    assert short_label(catalog.equipment, "start", "highest-throw") == "highest throw"
-    # Two different values whose short labels would collide: the row falls back to full labels.
+    assert short_label(catalog.equipment, "start", "highest-throw") == "higher throw starts"
+    # Two different values read differently in one row.
     game = catalog.resolve(next(iter(catalog.variants)))
     ruling = game.rulings["start"]
-    other = type(ruling)(**{**ruling.__dict__, "id": "x", "value": "highest throw"})
+    other = type(ruling)(**{**ruling.__dict__, "id": "x", "value": "highest-throw-rethrow-ties"})
     same = type(ruling)(**{**ruling.__dict__, "id": "y", "value": "highest-throw"})
     labels = _row_labels(catalog.equipment, "start", {"a": other, "b": same})
     assert labels["a"] != labels["b"]

@@ -8,11 +8,13 @@ Rosettes are drawn as eight-petal flowers; cells both routes pass through are sh
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from itertools import groupby
 
 from generator.model.equipment import Board, Cell, Route, parse_cell
+from generator.site.vocabulary import Vocabulary, listing, number_ranges
 
 CELL = 52
 MARGIN = 30
@@ -58,10 +60,12 @@ def board_svg(
     svg_id: str,
     title: str,
     description: str,
+    names: Mapping[Cell, str],
     pieces: Pieces | None = None,
 ) -> str:
     """One ``<svg role="img">`` with a ``<title>`` and ``<desc>``; ``svg_id`` must be unique
-    on the page (it prefixes the ids the arrow markers and the text alternative use)."""
+    on the page (it prefixes the ids the arrow markers and the text alternative use).
+    ``names`` gives each square's hover text in words (see :func:`square_names`)."""
     width = board.columns * CELL + 2 * MARGIN
     height = board.rows * CELL + 2 * MARGIN
     shared = route.shared_cells() if route else frozenset()
@@ -85,7 +89,8 @@ def board_svg(
         fill = "#efe3c8" if cell in shared else "#faf5ea"
         parts.append(
             f'<rect x="{x - CELL / 2:.1f}" y="{y - CELL / 2:.1f}" width="{CELL}" height="{CELL}" '
-            f'fill="{fill}" stroke="#6b5a3a" stroke-width="1.5"><title>{cell}</title></rect>'
+            f'fill="{fill}" stroke="#6b5a3a" stroke-width="1.5">'
+            f"<title>{escape(names[cell])}</title></rect>"
         )
         if cell in board.rosettes:
             parts.append(_rosette(x, y))
@@ -129,12 +134,33 @@ def _pieces(pieces: Pieces) -> list[str]:
     return drawn
 
 
-def route_description(board: Board, route: Route) -> str:
-    """The text alternative of a board diagram: the route cell by cell for each side."""
-    rosettes = ", ".join(sorted(board.rosettes))
-    shared = sorted(route.shared_cells(), key=parse_cell)
+def square_names(words: Vocabulary, board: Board, route: Route) -> dict[Cell, str]:
+    """Each square's name as a reader gives it: its steps on each route, its rosette."""
+    return {cell: words.square_on_route(cell, board, route) for cell in board.cells}
+
+
+def route_description(words: Vocabulary, board: Board, route: Route) -> str:
+    """The text alternative of a board diagram: each side's route as runs of squares through
+    the rows of the board, the rosettes' steps and the shared squares, all in words."""
+    sides = []
+    for side, cells in (("Light", route.light), ("Dark", route.dark)):
+        runs = []
+        step = 1
+        for row, run in groupby(cells, key=lambda c: parse_cell(c)[0]):
+            count = len(list(run))
+            last = step + count - 1
+            span = {1: f"square {step}", 2: f"squares {step} and {last}"}.get(
+                count, f"squares {step} to {last}"
+            )
+            runs.append(f"{span} in {words.data['rows'].get(f'r{row}', f'row {row}')}")
+            step += count
+        rosettes = [str(i + 1) for i, c in enumerate(cells) if c in board.rosettes]
+        sides.append(
+            f"{side}'s route ({route.length} squares): {listing(runs)}, then off the board; "
+            f"rosettes on its squares {listing(rosettes) or 'none'}."
+        )
+    shared = [i + 1 for i, c in enumerate(route.light) if c in route.shared_cells()]
     return (
-        f"{board.title}. Rosettes on {rosettes}. Light's route ({route.length} squares): "
-        f"{' → '.join(route.light)}, then off. Dark's route: {' → '.join(route.dark)}, then off. "
-        f"Squares both routes pass through (shaded): {', '.join(shared) if shared else 'none'}."
+        f"{board.title}. {' '.join(sides)} Squares both routes pass through (shaded): "
+        f"light's squares {number_ranges(shared) if shared else 'none'}."
     )

@@ -18,8 +18,8 @@ from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.equivalence import Verdict, compare_rulings, sampled_agreement, swapped_rules
-from generator.site.facts import value_label
 from generator.site.render import environment, render
+from generator.site.vocabulary import Vocabulary
 
 SAMPLED_POSITIONS = 100
 """Positions of random games per engine cross-check of a "plays identically" verdict (every
@@ -206,7 +206,9 @@ def _row_labels(
     short = {
         vid: short_label(equipment, question, r.value) if r else "—" for vid, r in rulings.items()
     }
-    full = {vid: value_label(r.value) if r else "—" for vid, r in rulings.items()}
+    full = {
+        vid: full_label(equipment, question, r.value) if r else "—" for vid, r in rulings.items()
+    }
     by_label: dict[str, set[str]] = {}
     for vid in rulings:
         by_label.setdefault(short[vid], set()).add(full[vid])
@@ -214,68 +216,17 @@ def _row_labels(
 
 
 def short_label(equipment: Equipment, question: str, value: Any) -> str:
-    """A few words a reader can scan in a table cell, made from the data: the equipment's
-    name (its title up to the first bracket or semicolon), the throws a set of dice can make,
-    or the machine value with its hyphens read as spaces."""
-    if isinstance(value, str):
-        if question == "dice" and value in equipment.dice:
-            return "throws " + _throw_ranges([t for t, _ in equipment.dice[value].table()])
-        kinds: dict[str, Any] = {"board": equipment.boards, "route": equipment.routes}
-        if question in kinds and value in kinds[question]:
-            return _title_head(kinds[question][value].title)
-        return value.replace("-", " ")
-    if isinstance(value, dict) and "per_piece" in value:
-        throws = sorted(
-            {t for p in value["per_piece"] if isinstance(p["throws"], list) for t in p["throws"]}
-        )
-        return f"{len(value['per_piece'])} named pieces, throws " + _throw_ranges(throws)
-    if isinstance(value, dict) and "throws" in value:
-        square = value.get("square")
-        where = "to its step" if square == "throw" else f"to step {square}"
-        return f"{_entry_throws(value['throws'])} {where}"
-    return value_label(value)
+    """A few words a reader can scan in a table cell (see :mod:`generator.site.vocabulary`)."""
+    return Vocabulary.of(equipment).label(question, value)
+
+
+def full_label(equipment: Equipment, question: str, value: Any) -> str:
+    """The whole reading of a value in words (an equipment's title, say)."""
+    return Vocabulary.of(equipment).describe(question, value)
 
 
 def _detail(equipment: Equipment, question: str, ruling: Ruling | None) -> str:
-    if ruling is None:
-        return ""
-    value = ruling.value
-    for kind, items in (
-        ("board", equipment.boards),
-        ("route", equipment.routes),
-        ("dice", equipment.dice),
-    ):
-        if question == kind and isinstance(value, str) and value in items:
-            return str(items[value].title)
-    return value_label(value)
-
-
-def _title_head(title: str) -> str:
-    """ "The Ur board (a 3 × 8 grid ...)" -> "Ur board"."""
-    head = title.split(" (")[0].split(";")[0].strip()
-    head = head[4:] if head.startswith("The ") else head
-    return head[:1].upper() + head[1:]
-
-
-def _entry_throws(throws: Any) -> str:
-    if throws == "any":
-        return "any throw"
-    if isinstance(throws, list):
-        return "throw " + _throw_ranges(throws)
-    return str(throws)
-
-
-def _throw_ranges(throws: list[int]) -> str:
-    """[0, 1, 2, 3, 4] -> "0–4"; [1, 2, 3, 4, 6, 8] -> "1–4, 6, 8"."""
-    runs: list[list[int]] = []
-    for t in sorted(set(throws)):
-        if runs and t == runs[-1][-1] + 1:
-            runs[-1].append(t)
-        else:
-            runs.append([t])
-    return ", ".join(
-        f"{run[0]}–{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs
-    )
+    return "" if ruling is None else full_label(equipment, question, ruling.value)
 
 
 def pair_differences(

@@ -10,6 +10,7 @@ from generator.model.variant import Evidence, ResolvedVariant, Ruling
 from generator.site.cite import SITE_NAME, Citation
 from generator.site.edition import Editions
 from generator.site.render import relative_link
+from generator.site.vocabulary import Vocabulary
 
 EVIDENCE_HELP = {
     Evidence.STATED: "the source says it in so many words",
@@ -59,8 +60,10 @@ class SiteContext:
     editions: Editions
     resolved: dict[str, ResolvedVariant] = field(default_factory=dict)
     rulings: dict[str, Ruling] = field(default_factory=dict)
+    words: Vocabulary = field(init=False)
 
     def __post_init__(self) -> None:
+        self.words = Vocabulary.of(self.catalog.equipment)
         self.resolved = {vid: self.catalog.resolve(vid) for vid in sorted(self.catalog.variants)}
         self.rulings = {r.id: r for r in self.catalog.rulings()}
 
@@ -75,6 +78,16 @@ class SiteContext:
     def address(self, path: str) -> str:
         """The address of a docs file: absolute, or from the site's root when unconfigured."""
         return f"{self.site_url or '/'}{docs_url(path)}"
+
+    def describe(self, ruling: Ruling) -> str:
+        """The ruling's value in words, its squares named on its own rulebook's board."""
+        board = self.resolved[ruling.variant].board.id
+        return self.words.describe(ruling.question, ruling.value, board)
+
+    def label(self, ruling: Ruling) -> str:
+        """The ruling's value in a few words, for a table cell."""
+        board = self.resolved[ruling.variant].board.id
+        return self.words.label(ruling.question, ruling.value, board)
 
     def short_url(self, ruling_id: str) -> str:
         return self.address(short_page(ruling_id))

@@ -1,4 +1,4 @@
-"""Reader-facing facts derived from a resolved variant: dice odds, route shape, value labels.
+"""Reader-facing facts derived from a resolved variant: dice odds and route shape.
 
 These are computed from the equipment and the rulings, never typed by hand, so a page can
 never disagree with the data the engine plays.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from generator.model.equipment import Dice, Route
 from generator.model.variant import ResolvedVariant
@@ -70,34 +69,6 @@ def route_shape(route: Route, rosettes: frozenset[str]) -> RouteShape:
         private_after=len(steps) - 1 - last,
         rosette_steps=tuple(i + 1 for i, cell in enumerate(route.light) if cell in rosettes),
     )
-
-
-def value_label(value: Any) -> str:
-    """A short, human-readable rendering of a machine value for tables."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(value_label(v) for v in value) if value else "none"
-    if isinstance(value, dict):
-        if "per_piece" in value:
-            return "; ".join(
-                f"{p['name']}: {_throws(p['throws'])} → step {p['square']}"
-                for p in value["per_piece"]
-            )
-        square = value.get("square")
-        target = "step = throw" if square == "throw" else f"step {square}"
-        return f"{_throws(value.get('throws'))} → {target}"
-    return str(value)
-
-
-def _throws(throws: Any) -> str:
-    if throws == "any":
-        return "any throw"
-    if isinstance(throws, list):
-        return "throw " + " or ".join(str(t) for t in throws)
-    return str(throws)
 
 
 def minimum_pips(variant: ResolvedVariant) -> int:

@@ -12,7 +12,6 @@ import yaml
 from generator.model.variant import Evidence, Ruling, Source
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
 from generator.site.equivalence import value_verdict
-from generator.site.facts import value_label
 from generator.site.render import environment, render
 
 DATA = Path(__file__).parent / "data"
@@ -59,7 +58,7 @@ def answers(ctx: SiteContext, question_id: str) -> list[Answer]:
     grouped: dict[str, list[Ruling]] = {}
     for ruling in ctx.rulings.values():
         if ruling.question == question_id:
-            grouped.setdefault(value_label(ruling.value), []).append(ruling)
+            grouped.setdefault(ctx.describe(ruling), []).append(ruling)
     return [Answer(label, tuple(rs)) for label, rs in grouped.items()]
 
 
@@ -83,7 +82,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             target=ctx.ruling_target,
             variant_page=variant_page,
             effect=effects.get(qid),
-            label=value_label,
+            label=ctx.words.label,
             verdict=lambda e: value_verdict(
                 ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value
             ),
@@ -134,6 +133,7 @@ def sources_page(ctx: SiteContext) -> dict[str, str]:
         evidence_help=EVIDENCE_HELP,
         link=ctx.linker(page),
         target=ctx.ruling_target,
+        words=ctx.words,
     )
     return {page: text}
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
-from generator.engine.rules import compile_rules
+from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.variant import Evidence, Question, Ruling
-from generator.site.board import board_svg, route_description
+from generator.site.board import board_svg, route_description, square_names
 from generator.site.compare_pages import others_say
 from generator.site.context import (
     EVIDENCE_HELP,
@@ -20,16 +21,7 @@ from generator.site.equivalence import Verdict, compare_rulings
 from generator.site.examples import Example, worked_examples
 from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
 from generator.site.render import environment, render
-
-KIND_LABELS = {
-    "tablet-reading": "a reading of the Babylonian tablet",
-    "scholarly-reconstruction": "a scholar's reconstruction",
-    "commercial-rules": "rules printed with a commercial set",
-    "edition-reconstruction": "a reconstruction made for this edition, not a published text",
-    "digital-adaptation": "a digital adaptation",
-    "teaching-shortening": "a modern shortening for teaching",
-    "seed-page": "a web page",
-}
+from generator.site.vocabulary import listing
 
 
 @dataclass(frozen=True)
@@ -55,6 +47,8 @@ class DrawnExample:
     example: Example
     svg: str
     anchor: str
+    words: str
+    """Where the pieces stand, in words."""
 
 
 def rule_sections(ctx: SiteContext, variant_id: str) -> list[RuleSection]:
@@ -84,30 +78,38 @@ def differences_from_parent(ctx: SiteContext, variant_id: str) -> list[Differenc
     return found
 
 
+def position_in_words(rules: Rules, example: Example) -> str:
+    """Where each side's pieces stand, as squares of its own route."""
+    parts = []
+    for side, hand, off in zip(Side, example.in_hand, example.borne_off, strict=True):
+        steps = sorted(p for p in example.position.pieces(side) if 0 < p < rules.off)
+        on = (
+            f"on squares {listing([str(s) for s in steps])} of its route"
+            if steps
+            else "none on the board"
+        )
+        parts.append(f"{side.name.capitalize()}: {on}, {hand} in hand, {off} borne off.")
+    return " ".join(parts)
+
+
 def drawn_examples(ctx: SiteContext, variant_id: str) -> list[DrawnExample]:
     resolved = ctx.resolved[variant_id]
     rules = compile_rules(resolved)
     drawn = []
     for example in worked_examples(rules, variant_id):
         anchor = f"example-{example.kind}"
-        light_hand, dark_hand = example.in_hand
-        light_off, dark_off = example.borne_off
-        description = (
-            f"Position {example.notation}: light pieces on "
-            f"{', '.join(sorted(example.pieces.light.elements())) or 'no square'}, "
-            f"{light_hand} in hand, {light_off} borne off; dark pieces on "
-            f"{', '.join(sorted(example.pieces.dark.elements())) or 'no square'}, "
-            f"{dark_hand} in hand, {dark_off} borne off. {example.side.capitalize()} to move."
-        )
+        words = position_in_words(rules, example)
+        description = f"{words} {example.side.capitalize()} to move."
         svg = board_svg(
             resolved.board,
             None,
             svg_id=f"{anchor}-board",
             title=f"{example.title}: the position before the throw",
             description=description,
+            names=square_names(ctx.words, resolved.board, resolved.route),
             pieces=example.pieces,
         )
-        drawn.append(DrawnExample(example, svg, anchor))
+        drawn.append(DrawnExample(example, svg, anchor, words))
     return drawn
 
 
@@ -124,7 +126,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "link": ctx.linker(page),
         "v": variant,
         "resolved": resolved,
-        "kind_label": KIND_LABELS[variant.kind.value],
+        "kind_label": ctx.words.kind(variant.kind.value),
         "parent": ctx.catalog.variants.get(variant.derives_from or ""),
         "children": [ctx.catalog.variants[c] for c in sorted(ctx.catalog.children(variant_id))],
         "odds": dice_odds(resolved.dice),
@@ -136,8 +138,11 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
             resolved.route,
             svg_id="route-board",
             title=f"The board and route of {variant.short}",
-            description=route_description(resolved.board, resolved.route),
+            description=route_description(ctx.words, resolved.board, resolved.route),
+            names=square_names(ctx.words, resolved.board, resolved.route),
         ),
+        "describe": ctx.describe,
+        "export_name": export_path(variant_id),
         "sections": rule_sections(ctx, variant_id),
         "silent": [q for q in ctx.catalog.questions.values() if q.id not in answered],
         "examples": drawn_examples(ctx, variant_id),
@@ -163,12 +168,43 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
     }
 
 
+def export_path(variant_id: str) -> str:
+    return f"variants/{variant_id}.json"
+
+
+def machine_export(ctx: SiteContext, variant_id: str) -> str:
+    """The rulebook as machine values: every ruling in force (inherited ones included) with its
+    question, value, evidence and the rulebook that states it. The pages show these in words."""
+    resolved = ctx.resolved[variant_id]
+    variant = resolved.variant
+    document = {
+        "id": variant.id,
+        "title": variant.title,
+        "kind": variant.kind.value,
+        "derives_from": variant.derives_from,
+        "url": ctx.address(variant_page(variant_id)),
+        "rulings": [
+            {
+                "id": ruling.id,
+                "question": qid,
+                "value": ruling.value,
+                "evidence": ruling.evidence.value,
+                "stated_in": ruling.variant,
+                "text": " ".join(ruling.text.split()),
+            }
+            for qid, ruling in resolved.rulings.items()
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
 def variant_pages(ctx: SiteContext, statistics: dict[str, Any]) -> dict[str, str]:
     env = environment()
     pages = {}
     for vid in ctx.variant_ids:
         context = variant_context(ctx, vid, statistics.get(vid))
         pages[variant_page(vid)] = render(env, "variant.md.j2", **context)
+        pages[export_path(vid)] = machine_export(ctx, vid)
     return pages
 
 
@@ -183,7 +219,7 @@ def variants_index(ctx: SiteContext) -> dict[str, str]:
                 "pieces": resolved.value("pieces"),
                 "dice": resolved.dice.title,
                 "route": resolved.route.length,
-                "kind": KIND_LABELS[resolved.variant.kind.value],
+                "kind": ctx.words.kind(resolved.variant.kind.value),
             }
         )
     text = render(

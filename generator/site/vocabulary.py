@@ -1,0 +1,246 @@
+"""The one place where machine values become a reader's words.
+
+Every value a ruling can take is given a phrase (a sentence for the rulebook and question
+pages) and a short form (for table cells) by ``generator/site/data/vocabulary.yml``; boards,
+routes and dice are named by their own titles in ``variants/equipment.yml``. Squares are named
+as readers name them: "the central rosette", "square 8 of both routes", "the shared middle
+lane", never by their grid names. A value the vocabulary has no words for is an error, so a new
+value cannot reach a page as a machine token.
+
+>>> from pathlib import Path
+>>> from generator.model.catalog import load_valid_catalog
+>>> words = Vocabulary.of(load_valid_catalog(Path("variants")).equipment)
+>>> words.describe("safe-squares", ["r2c4"], board="ur")
+'A piece on the central rosette is safe from capture'
+>>> words.describe("throw-extra-throw", [5, 4, 1])
+'A throw of 5, 4 or 1 earns another throw'
+>>> words.label("stack-defence", None)
+'no'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
+
+DATA = Path(__file__).parent / "data" / "vocabulary.yml"
+EQUIPMENT_QUESTIONS = ("board", "route", "dice")
+FAMILIES = ("number", "cells", "throws", "empty")
+
+
+class NoWords(KeyError):
+    """A machine value the vocabulary gives no words for."""
+
+
+def listing(items: Sequence[str], last: str = "and") -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@cache
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    return data
+
+
+def _same(key: Any, value: Any) -> bool:
+    """Equal and of one kind (YAML's ``true`` must not answer for the number 1)."""
+    return key == value and isinstance(key, bool) == isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Words for values, squares and kinds, drawn from the vocabulary data and the equipment."""
+
+    equipment: Equipment
+    data: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, equipment: Equipment) -> Vocabulary:
+        return cls(equipment, _data())
+
+    # --- values ------------------------------------------------------------------------------
+
+    def describe(self, question_id: str, value: Any, board: str | None = None) -> str:
+        """The value as a sentence (without its full stop): what the rule is."""
+        return self._words(question_id, value, board, "phrase")
+
+    def label(self, question_id: str, value: Any, board: str | None = None) -> str:
+        """The value in a few words, for a table cell."""
+        return self._words(question_id, value, board, "short")
+
+    def _words(self, question_id: str, value: Any, board: str | None, form: str) -> str:
+        if question_id in EQUIPMENT_QUESTIONS:
+            return self._equipment_words(question_id, value, form)
+        if question_id == "entry":
+            return self._entry_words(value, form)
+        forms = self.data["values"].get(question_id, {})
+        for key, entry in forms.items():
+            if key not in FAMILIES and _same(key, value):
+                return str(entry[form])
+        family = self._family(value)
+        if family is None or family not in forms:
+            raise NoWords(
+                f"no words for the value {value!r} of the question {question_id!r}: add them "
+                f"under values: {question_id}: in {DATA}"
+            )
+        return str(forms[family][form]).format(
+            n=value,
+            cells=self.cells(value, board) if family == "cells" else "",
+            throws=self.throws(value) if family == "throws" else "",
+        )
+
+    @staticmethod
+    def _family(value: Any) -> str | None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return "number"
+        if isinstance(value, list):
+            if not value:
+                return "empty"
+            return "cells" if all(isinstance(v, str) for v in value) else "throws"
+        return None
+
+    def _equipment_words(self, question_id: str, value: str, form: str) -> str:
+        items: Mapping[str, Any] = {
+            "board": self.equipment.boards,
+            "route": self.equipment.routes,
+            "dice": self.equipment.dice,
+        }[question_id]
+        if value not in items:
+            raise NoWords(f"no {question_id} {value!r} in variants/equipment.yml")
+        title = str(items[value].title)
+        if form == "phrase":
+            return title
+        if question_id == "dice":
+            return "throws " + number_ranges([t for t, _ in self.equipment.dice[value].table()])
+        return title_head(title)
+
+    def _entry_words(self, value: Mapping[str, Any], form: str) -> str:
+        words = self.data["entry"]
+        if "per_piece" in value:
+            pieces = value["per_piece"]
+            if form == "short":
+                throws = sorted({t for p in pieces for t in p["throws"]})
+                return str(words["short-per-piece"]).format(
+                    count=len(pieces), throws=number_ranges(throws)
+                )
+            named = [
+                str(words["piece"]).format(
+                    name=p["name"].replace("-", " "),
+                    throws=self.throws(p["throws"]),
+                    square=p["square"],
+                )
+                for p in pieces
+            ]
+            return str(words["per-piece"]).format(pieces="; ".join(named))
+        throws, square = value["throws"], value["square"]
+        if form == "short":
+            if throws == "any" and square == "throw":
+                return str(words["short-any-throw"])
+            shown = "any" if throws == "any" else number_ranges(throws)
+            target = "its square" if square == "throw" else square
+            return str(words["short-throws"]).format(throws=shown, square=target)
+        who = (
+            str(words["any-throw"])
+            if throws == "any"
+            else str(words["throws"]).format(throws=self.throws(throws))
+        )
+        onto = (
+            str(words["onto-throw"])
+            if square == "throw"
+            else str(words["onto-square"]).format(square=square)
+        )
+        return f"{who}, {onto}"
+
+    @staticmethod
+    def throws(throws: Iterable[int]) -> str:
+        return listing([str(t) for t in throws], "or")
+
+    # --- squares -----------------------------------------------------------------------------
+
+    def rosette_name(self, cell: Cell, board: str | None = None) -> str | None:
+        boards: Mapping[str, Mapping[str, str]] = self.data["rosettes"]
+        names = [boards.get(board, {})] if board else list(boards.values())
+        for known in names:
+            if cell in known:
+                return known[cell]
+        return None
+
+    def cell(self, cell: Cell, board: str | None = None) -> str:
+        """A square named without a route: its rosette's name, or its row and column."""
+        name = self.rosette_name(cell, board)
+        if name is not None:
+            return name
+        row, column = parse_cell(cell)
+        row_name = self.data["rows"].get(f"r{row}", f"row {row}")
+        return f"the {ordinal(column)} square of {row_name.removeprefix('the ')}"
+
+    def cells(self, cells: Iterable[Cell], board: str | None = None) -> str:
+        return listing([self.cell(c, board) for c in cells], "or")
+
+    def square_on_route(self, cell: Cell, board: Board, route: Route) -> str:
+        """A square named by its steps on each side's route (and its rosette or lane)."""
+        light = [i + 1 for i, c in enumerate(route.light) if c == cell]
+        dark = [i + 1 for i, c in enumerate(route.dark) if c == cell]
+        parts = []
+        if light and light == dark:
+            parts.append(f"{_squares(light)} of both routes")
+        else:
+            if light:
+                parts.append(f"{_squares(light)} of light's route")
+            if dark:
+                parts.append(f"{_squares(dark)} of dark's route")
+        where = listing(parts) if parts else "a square neither route uses"
+        rosette = self.rosette_name(cell, board.id) if cell in board.rosettes else None
+        extra = [rosette] if rosette else []
+        if light and dark:
+            extra.append("shared by both sides")
+        return where[:1].upper() + where[1:] + (f" ({', '.join(extra)})" if extra else "")
+
+    # --- kinds -------------------------------------------------------------------------------
+
+    def kind(self, kind: str) -> str:
+        return str(self.data["kinds"][kind])
+
+    def language(self, code: str) -> str:
+        return str(self.data["languages"].get(code, code))
+
+
+def _squares(steps: Sequence[int]) -> str:
+    word = "square" if len(steps) == 1 else "squares"
+    return f"{word} {listing([str(s) for s in steps])}"
+
+
+def title_head(title: str) -> str:
+    """ "The Ur board (a 3 × 8 grid ...)" -> "Ur board"."""
+    head = title.split(" (")[0].split(";")[0].strip()
+    head = head[4:] if head.startswith("The ") else head
+    return head[:1].upper() + head[1:]
+
+
+def number_ranges(numbers: Iterable[int]) -> str:
+    """ "0–4" for a run of whole numbers, "1–4, 6, 8" otherwise."""
+    values = sorted(set(numbers))
+    runs: list[list[int]] = []
+    for n in values:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(
+        f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(str(x) for x in r) for r in runs
+    )

@@ -1,0 +1,151 @@
+"""The words a reader sees on a built page, and the machine or workshop words among them.
+
+Reader-visible text is every text node outside ``<script>``, ``<style>`` and ``<template>``
+(SVG ``<title>`` and ``<desc>`` included), plus the ``title``, ``alt``, ``aria-label`` and
+``placeholder`` attributes. The citation forms (``<pre class="cite-...">``: BibTeX and CSL-JSON
+are machine-readable on purpose) are left out, as are ``<code>`` spans of position notation.
+
+Machine words are grid cell names (``r2c4``), ``null``, JSON objects and the hyphenated value
+tokens of the data (``four-binary``, ``commercial-rules``); workshop words are phrases about how
+the project gathered its sources rather than about the sources (:data:`WORKSHOP`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+UNREAD_TAGS = {"script", "style", "template"}
+READ_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
+CELL = re.compile(r"\br\d+c\d+\b")
+NULL = re.compile(r"\bnull\b")
+JSON = re.compile(r"[{\[]\s*\"[\w-]+\"\s*:")
+TOKEN = re.compile(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b")
+WORKSHOP = (
+    re.compile(r"\b[\w/-]+\.ya?ml\b"),
+    re.compile(r"\bgenerator/[\w/]+\.py\b"),
+    re.compile(r"could not be retrieved"),
+    re.compile(r"stored copy"),
+    re.compile(r"\bseed \d{3}\b"),
+    re.compile(r"search tools"),
+    re.compile(r"\bworktree\b"),
+)
+"""Phrases about how the project worked: file names as prose, retrieval, the seed pages' numbers."""
+
+
+@dataclass
+class ReaderText:
+    """The reader-visible pieces of text of one page, in document order."""
+
+    pieces: list[str] = field(default_factory=list)
+
+
+class _Reader(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text = ReaderText()
+        self._unread = 0
+        self._skip = 0  # inside a citation form
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if tag in UNREAD_TAGS:
+            self._unread += 1
+        classes = values.get("class", "").split()
+        if self._skip or (tag == "pre" and any(c.startswith("cite-") for c in classes)):
+            self._skip += 1
+        if self._unread or self._skip:
+            return
+        for name in READ_ATTRIBUTES:
+            if values.get(name):
+                self.text.pieces.append(values[name])
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in UNREAD_TAGS:
+            self._unread = max(0, self._unread - 1)
+        if self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._unread and not self._skip and data.strip():
+            self.text.pieces.append(data)
+
+
+def reader_text(html: str) -> list[str]:
+    reader = _Reader()
+    reader.feed(html)
+    reader.close()
+    return reader.text.pieces
+
+
+def machine_tokens(catalog: Any) -> frozenset[str]:
+    """Every hyphenated machine value of the data (ruling values, equipment ids, kinds) that is
+    not also a word of the equipment's titles."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            # A named piece ("storm-bird") is called by its name on the page too.
+            for key, item in value.items():
+                if key != "name":
+                    walk(item)
+
+    for ruling in catalog.rulings():
+        walk(ruling.value)
+    equipment = catalog.equipment
+    found.update(equipment.boards, equipment.routes, equipment.dice)
+    found.update(v.kind.value for v in catalog.variants.values())
+    found.update(s.kind.value for s in catalog.sources.values())
+    # A hyphenated word the data itself uses as prose ("the later twenty-squares board") is
+    # English as well as an id.
+    prose = " ".join(
+        item.title
+        for kind in (equipment.boards, equipment.routes, equipment.dice)
+        for item in kind.values()
+    )
+    return frozenset(t for t in found if "-" in t and t not in prose)
+
+
+def machine_words(pieces: Iterable[str], tokens: frozenset[str]) -> Counter[str]:
+    """Each machine word found, with how often."""
+    found: Counter[str] = Counter()
+    for text in pieces:
+        found.update(m.group() for m in CELL.finditer(text))
+        found.update("null" for _ in NULL.finditer(text))
+        found.update("JSON" for _ in JSON.finditer(text))
+        found.update(m.group() for m in TOKEN.finditer(text) if m.group() in tokens)
+    return found
+
+
+def workshop_words(pieces: Iterable[str]) -> Counter[str]:
+    found: Counter[str] = Counter()
+    for text in pieces:
+        for pattern in WORKSHOP:
+            found.update(m.group().lower() for m in pattern.finditer(text))
+    return found
+
+
+READER_SECTIONS = ("variants", "questions", "compare")
+"""The page folders the issue names: rulebook, question and compare pages."""
+
+
+def reader_pages(site: Path) -> list[Path]:
+    return sorted(p for part in READER_SECTIONS for p in (site / part).rglob("*.html"))
+
+
+def all_pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "assets" not in p.parts)
