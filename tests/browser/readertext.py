@@ -33,6 +33,8 @@ WORKSHOP = (
     re.compile(r"stored copy"),
     re.compile(r"\bseed \d{3}\b"),
     re.compile(r"search tools"),
+    re.compile(r"research note"),
+    re.compile(r"\bscraped\b"),
     re.compile(r"\bworktree\b"),
 )
 """Phrases about how the project worked: file names as prose, retrieval, the seed pages' numbers."""

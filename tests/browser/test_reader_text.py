@@ -1,0 +1,69 @@
+"""Reader-visible text is words: no machine values on rulebook, question and compare pages, and
+no words about how the project gathered its sources anywhere a reader goes.
+
+Reads the built HTML as a reader gets it (text, SVG titles and descriptions, tooltips, alt text,
+accessible names; see :mod:`browser.readertext`). ``scripts/reader_words.py`` prints the same
+counts for any built site.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.model.catalog import Catalog
+
+from .readertext import (
+    all_pages,
+    machine_tokens,
+    machine_words,
+    reader_pages,
+    reader_text,
+    workshop_words,
+)
+
+pytestmark = pytest.mark.browser
+
+ABOUT_THE_PROJECT = ("about", "methodology")
+"""Pages whose subject is how the project is made: they may name its folders and commands."""
+
+
+def _report(found: dict[str, dict[str, int]]) -> str:
+    return "; ".join(f"{page}: {dict(words)}" for page, words in sorted(found.items())[:12])
+
+
+def test_reader_pages_show_no_machine_values(built_site: Path, catalog: Catalog) -> None:
+    tokens = machine_tokens(catalog)
+    pages = reader_pages(built_site)
+    assert len(pages) > len(catalog.variants) + len(catalog.questions)
+    found = {}
+    for page in pages:
+        words = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
+        if words:
+            found[str(page.relative_to(built_site))] = dict(words)
+    assert not found, f"machine values in reader text: {_report(found)}"
+
+
+def test_no_page_talks_about_the_workshop(built_site: Path) -> None:
+    found = {}
+    for page in all_pages(built_site):
+        name = str(page.relative_to(built_site))
+        if name.split("/")[0] in ABOUT_THE_PROJECT:
+            continue
+        words = workshop_words(reader_text(page.read_text(encoding="utf-8")))
+        if words:
+            found[name] = dict(words)
+    assert not found, f"workshop words in reader text: {_report(found)}"
+
+
+def test_the_scan_sees_what_a_reader_sees() -> None:
+    """The scan reads SVG descriptions and tooltips, and skips scripts and citation forms."""
+    html = (
+        '<p title="see r2c4">x</p><svg><desc>on r1c1</desc></svg><script>"null"</script>'
+        '<pre class="cite-csl"><code>{"id": "a"}</code></pre><p>value {"square": 1}</p>'
+        "<p>Cells as in equipment.yml; seed 000</p>"
+    )
+    text = reader_text(html)
+    assert machine_words(text, frozenset({"four-binary"})) == {"r2c4": 1, "r1c1": 1, "JSON": 1}
+    assert set(workshop_words(text)) == {"equipment.yml", "seed 000"}
