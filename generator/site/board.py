@@ -1,12 +1,18 @@
 """The board diagram as inline SVG, drawn from the board and route data alone.
 
 Each player's route is an arrowed line through the centres of its cells, light's drawn above
-and to the left of centre, dark's below and to the right, so the shared lane shows both.
-Rosettes are drawn as eight-petal flowers; cells both routes pass through are shaded.
+and to the left of centre, dark's below and to the right, so the shared lane shows both. A
+stretch a route passes a second time (Murray's 27-square routes double back) is drawn further
+out and dashed, so the two passes can be told apart. Every square carries its step numbers,
+light's above and dark's below (one number when both sides count it alike), so "step 12" in a
+worked example is found without counting; the numbers are sized to read at 12 px or more on a
+390 px wide phone. Rosettes are drawn as eight-petal flowers; cells both routes pass through
+are shaded. A dot marks each route's entry square and an arrowhead its last square.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,10 +22,18 @@ from itertools import groupby
 from generator.model.equipment import Board, Cell, Route, parse_cell
 from generator.site.vocabulary import Vocabulary, listing, number_ranges
 
-CELL = 52
+CELL = 60
 MARGIN = 30
 LIGHT_COLOUR = "#b5581c"
 DARK_COLOUR = "#1d5a9e"
+LIGHT_INK = "#8a3a0c"
+DARK_INK = "#163f73"
+SHARED_INK = "#3a2a10"
+PHONE_CONTENT_WIDTH = 358
+"""CSS pixels a figure gets on a 390 px wide phone (the theme's side padding taken off)."""
+SMALLEST_TEXT_PX = 12
+LANE_OFFSETS = (8.0, 18.0)
+"""How far from a cell's centre a route line runs on its first and on a later pass."""
 
 
 @dataclass(frozen=True)
@@ -45,12 +59,6 @@ def _rosette(x: float, y: float) -> str:
         f'<g class="rosette" fill="#e9c46a" stroke="#8a6d1f" stroke-width="0.8">{petals}'
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#8a6d1f"/></g>'
     )
-
-
-def _route_path(cells: Sequence[Cell], offset: float) -> str:
-    points = [_centre(c) for c in cells]
-    coords = " ".join(f"{x + offset:.1f},{y + offset:.1f}" for x, y in points)
-    return coords
 
 
 def board_svg(
@@ -95,23 +103,93 @@ def board_svg(
         if cell in board.rosettes:
             parts.append(_rosette(x, y))
     if route is not None:
-        for name, cells, offset, colour in (
-            ("light", route.light, -7.0, LIGHT_COLOUR),
-            ("dark", route.dark, 7.0, DARK_COLOUR),
-        ):
-            parts.append(
-                f'<polyline class="route-{name}" points="{_route_path(cells, offset)}" '
-                f'fill="none" stroke="{colour}" stroke-width="2.5" stroke-linejoin="round" '
-                f'stroke-opacity="0.85" marker-end="url(#{svg_id}-{name})"/>'
-            )
-            sx, sy = _centre(cells[0])
-            parts.append(
-                f'<circle cx="{sx + offset:.1f}" cy="{sy + offset:.1f}" r="4" fill="{colour}"/>'
-            )
+        parts.extend(_route_lines(route, svg_id))
+        parts.extend(_step_numbers(route, _label_size(width)))
     if pieces is not None:
         parts.extend(_pieces(pieces))
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _label_size(width: int) -> int:
+    """The font size, in drawing units, that reads at 12 px once the drawing is scaled down to
+    a phone's content width."""
+    return max(16, math.ceil(SMALLEST_TEXT_PX * width / PHONE_CONTENT_WIDTH))
+
+
+def _passes(cells: Sequence[Cell]) -> list[int]:
+    """For each step, how many times the route has been on that cell before (0, 1, ...)."""
+    seen: Counter[Cell] = Counter()
+    passes = []
+    for cell in cells:
+        passes.append(seen[cell])
+        seen[cell] += 1
+    return passes
+
+
+def _route_lines(route: Route, svg_id: str) -> list[str]:
+    """Each side's route as polylines: solid on a first pass, dashed and further out where
+    the route runs over cells it has already crossed."""
+    drawn = []
+    for name, cells, sign, colour in (
+        ("light", route.light, -1.0, LIGHT_COLOUR),
+        ("dark", route.dark, 1.0, DARK_COLOUR),
+    ):
+        passes = _passes(cells)
+        points = []
+        for cell, times in zip(cells, passes, strict=True):
+            x, y = _centre(cell)
+            offset = sign * LANE_OFFSETS[min(times, len(LANE_OFFSETS) - 1)]
+            points.append((x + offset, y + offset, times > 0))
+        runs: list[list[tuple[float, float, bool]]] = []
+        for i, point in enumerate(points):
+            later = point[2] or (i > 0 and points[i - 1][2])
+            if runs and runs[-1][-1][2] == later:
+                runs[-1].append((point[0], point[1], later))
+            else:
+                start = [(points[i - 1][0], points[i - 1][1], later)] if i > 0 else []
+                runs.append([*start, (point[0], point[1], later)])
+        for index, run in enumerate(runs):
+            coords = " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in run)
+            dashed = ' stroke-dasharray="7 4"' if run[-1][2] else ""
+            arrow = f' marker-end="url(#{svg_id}-{name})"' if index == len(runs) - 1 else ""
+            drawn.append(
+                f'<polyline class="route-{name}" points="{coords}" fill="none" '
+                f'stroke="{colour}" stroke-width="2.5" stroke-linejoin="round" '
+                f'stroke-opacity="0.85"{dashed}{arrow}/>'
+            )
+        sx, sy, _ = points[0]
+        drawn.append(f'<circle cx="{sx:.1f}" cy="{sy:.1f}" r="5" fill="{colour}"/>')
+    return drawn
+
+
+def _step_numbers(route: Route, size: int) -> list[str]:
+    """Each cell's step numbers: light's above the centre, dark's below, or one shared line
+    when both sides number the cell alike."""
+    steps: dict[Cell, tuple[list[int], list[int]]] = {}
+    for index, cells in enumerate((route.light, route.dark)):
+        for step, cell in enumerate(cells, start=1):
+            steps.setdefault(cell, ([], []))[index].append(step)
+    drawn = []
+    for cell, (light, dark) in steps.items():
+        x, y = _centre(cell)
+        lines: list[tuple[str, list[int], float, str]] = []
+        if light == dark:
+            lines.append(("both", light, y + size * 0.35, SHARED_INK))
+        else:
+            if light:
+                lines.append(("light", light, y - CELL * 0.22 + size * 0.35, LIGHT_INK))
+            if dark:
+                lines.append(("dark", dark, y + CELL * 0.22 + size * 0.35, DARK_INK))
+        for side, numbers, baseline, ink in lines:
+            text = "·".join(str(n) for n in numbers)
+            drawn.append(
+                f'<text class="step step-{side}" x="{x:.1f}" y="{baseline:.1f}" '
+                f'text-anchor="middle" font-size="{size}" font-weight="600" fill="{ink}" '
+                f'stroke="#fffdf7" stroke-width="4" paint-order="stroke" '
+                f'aria-hidden="true">{text}</text>'
+            )
+    return drawn
 
 
 def _pieces(pieces: Pieces) -> list[str]:
