@@ -60,6 +60,11 @@ def title_text(text: str) -> str:
     return re.sub(r'(^|[\s(\[])"', r"\1“", one_line(text)).replace('"', "”")
 
 
+def lower_first(text: str) -> str:
+    """A sentence's first letter in lower case, to continue another sentence."""
+    return text[:1].lower() + text[1:]
+
+
 def relative_link(source: str, target: str) -> str:
     """A Markdown link from docs page ``source`` to docs file ``target`` (both docs-relative).
 
@@ -86,6 +91,7 @@ def environment() -> jinja2.Environment:
     env.filters["md"] = md_escape
     env.filters["one_line"] = one_line
     env.filters["title_text"] = title_text
+    env.filters["lower_first"] = lower_first
     return env
 
 

@@ -61,6 +61,59 @@ def rule_sections(ctx: SiteContext, variant_id: str) -> list[RuleSection]:
     return sections
 
 
+@dataclass(frozen=True)
+class PlayStep:
+    """One group of the how-to-play summary: its sentences, each with its ruling's anchor."""
+
+    title: str
+    sentences: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A question this rulebook answers otherwise than the common rules."""
+
+    question: Question
+    here: str
+    common: str
+    anchor: str
+
+
+def how_to_play(ctx: SiteContext, variant_id: str) -> list[PlayStep]:
+    """The rulebook in a screenful: its rulings in words, grouped in the order of a game
+    (the groups are data: ``how_to_play`` in the vocabulary)."""
+    sections = {s.question.id: s for s in rule_sections(ctx, variant_id)}
+    steps = []
+    for group in ctx.words.data["how_to_play"]:
+        sentences = tuple(
+            (ctx.describe(sections[q].ruling) + ".", sections[q].anchor)
+            for q in group["questions"]
+            if q in sections
+        )
+        if sentences:
+            steps.append(PlayStep(group["title"], sentences))
+    return steps
+
+
+def departures(ctx: SiteContext, variant_id: str) -> list[Departure]:
+    """Where this rulebook's play differs from the common rules (RoyalUr.net's Finkel set):
+    the questions whose answer the engine finds changes the game, not merely its wording."""
+    common_id = ctx.words.data["common_rules"]
+    if variant_id == common_id or common_id not in ctx.resolved:
+        return []
+    common = ctx.resolved[common_id]
+    found = []
+    for section in rule_sections(ctx, variant_id):
+        theirs = common.rulings.get(section.question.id)
+        if theirs is None or not section.question.drives_engine:
+            continue
+        verdict = compare_rulings(ctx.catalog, ctx.resolved[variant_id], section.ruling, theirs)
+        if verdict.changes_play:
+            here, there = ctx.describe(section.ruling), ctx.describe(theirs)
+            found.append(Departure(section.question, here, there, section.anchor))
+    return found
+
+
 def differences_from_parent(ctx: SiteContext, variant_id: str) -> list[Difference]:
     """The questions this variant rules on itself although its parent already did."""
     variant = ctx.catalog.variants[variant_id]
@@ -144,6 +197,9 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "describe": ctx.describe,
         "export_name": export_path(variant_id),
         "sections": rule_sections(ctx, variant_id),
+        "how_to_play": how_to_play(ctx, variant_id),
+        "departures": departures(ctx, variant_id),
+        "common": ctx.catalog.variants.get(ctx.words.data["common_rules"]),
         "silent": [q for q in ctx.catalog.questions.values() if q.id not in answered],
         "examples": drawn_examples(ctx, variant_id),
         "differences": differences_from_parent(ctx, variant_id),
