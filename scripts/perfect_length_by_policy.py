@@ -28,6 +28,7 @@ from generator.engine.rules import compile_rules  # noqa: E402
 from generator.model.catalog import load_valid_catalog  # noqa: E402
 from generator.sim import solve as solver  # noqa: E402
 from generator.sim import solve_kernels as kernels  # noqa: E402
+from generator.sim.cache_files import read_arrays  # noqa: E402
 from generator.sim.solve_space import enumerate_configurations, geometry, state_index  # noqa: E402
 
 POLICIES = (("exact, first", 0, False), ("exact, last", 0, True))
@@ -37,12 +38,11 @@ POLICIES += (("16-bit, first", 65535, False), ("16-bit, last", 65535, True))
 def main(variant: str) -> int:
     rules = compile_rules(load_valid_catalog(ROOT / "variants").resolve(variant))
     geo = geometry(rules)
-    path = solver.DEFAULT_CACHE / f"{solver.rules_key(rules, 1e-13)}.npz"
-    if not path.exists():
+    data = read_arrays(solver.solution_path(solver.DEFAULT_CACHE, rules), solver.ARRAYS)
+    if data is None:
         print(f"no cached solution of {variant}; run ur-variants solve {variant} first")
         return 1
-    with np.load(path) as data:
-        dense, values = data["dense"], data["values"]
+    dense, values = data["dense"], data["values"]
     configs = enumerate_configurations(rules, geo)
     layer_of = kernels.classify_states(
         configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives

@@ -31,7 +31,7 @@ def spec(games: int = SMALL, seed: int = 1) -> RecordSpec:
 
 def test_second_run_reads_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = simulate([spec()], cache_dir=tmp_path)[0]
-    assert (tmp_path / f"{first['key']}.json").is_file()
+    assert records_module.record_path(tmp_path, first["key"]).is_file()
 
     def refuse(*args: object, **kwargs: object) -> list[object]:
         if args and args[0]:
@@ -79,7 +79,7 @@ def test_engine_version_is_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_damaged_cache_file_is_simulated_again(tmp_path: Path) -> None:
     record = simulate([spec()], cache_dir=tmp_path)[0]
-    (tmp_path / f"{record['key']}.json").write_text("{not json")
+    records_module.record_path(tmp_path, record["key"]).write_text("{not json")
     assert simulate([spec()], cache_dir=tmp_path)[0]["results"] == record["results"]
 
 

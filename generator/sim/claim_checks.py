@@ -30,7 +30,7 @@ import math
 import random
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import Catalog
 from generator.model.variant import Claim, Evidence, Ruling, SourceKind
+from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 
 CLAIMS_VERSION = 4
@@ -441,11 +442,22 @@ def reachability(rules: Rules) -> Reachability:
 def _reachability_cached(rules: Rules, settings: CheckSettings) -> Reachability:
     key = _key("reachability", rules, {})
     cached = _load(settings, key)
-    if cached is not None:
+    if cached is not None and _is_reachability(cached):
         return Reachability(**cached)
+    if cached is not None:
+        report_damaged(settings.cache_dir or Path(), f"entry {key} is not a reachability tally")
     result = reachability(rules)
     _save(settings, key, asdict(result))
     return result
+
+
+def _is_reachability(payload: dict[str, Any]) -> bool:
+    """A cached tally is exactly the fields of :class:`Reachability`, each a count."""
+    names = {f.name for f in fields(Reachability)}
+    counts = all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in payload.values()
+    )
+    return set(payload) == names and counts
 
 
 def _small(rules: Rules) -> Rules:
@@ -721,19 +733,20 @@ def _key(kind: str, rules: Rules, extra: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def _load(settings: CheckSettings, key: str) -> dict[str, Any] | None:
+def _cache_path(settings: CheckSettings, key: str) -> Path | None:
     if settings.cache_dir is None:
         return None
-    path = settings.cache_dir / f"{key}.json"
-    if not path.exists():
-        return None
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+    return settings.cache_dir / f"{key}.v{CACHE_FORMAT}.json"
+
+
+def _load(settings: CheckSettings, key: str) -> dict[str, Any] | None:
+    """The cached payload for ``key``, or ``None`` when missing or damaged (reported)."""
+    path = _cache_path(settings, key)
+    payload = read_json(path) if path is not None else None
+    return payload if isinstance(payload, dict) else None
 
 
 def _save(settings: CheckSettings, key: str, data: dict[str, Any]) -> None:
-    if settings.cache_dir is None:
-        return
-    settings.cache_dir.mkdir(parents=True, exist_ok=True)
-    path = settings.cache_dir / f"{key}.json"
-    path.write_text(json.dumps(data, sort_keys=True, indent=1), encoding="utf-8")
+    path = _cache_path(settings, key)
+    if path is not None:
+        write_json(path, data)

@@ -1,4 +1,6 @@
-"""Simulation records: one JSON file per run under ``.cache/sim/<key>.json``.
+"""Simulation records: one JSON file per run under ``.cache/sim/<key>.v<format>.json``
+(written atomically with a checksum, :mod:`generator.sim.cache_files`; a damaged one is
+reported and simulated again, :func:`load_record`).
 
 The key is the sha256 of the canonical JSON of everything that decides the games: the variant
 as played (its machine values and the content of its board, route and dice), the engine and
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,8 +31,10 @@ from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import same_play_as
+from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
 from generator.sim.encode import IntArray, encode_rules
 from generator.sim.runner import RunRequest, RunResult, run_requests
+from generator.sim.sanity import FigureError, check_record
 from generator.sim.stats import summarise
 from generator.sim.variation import Change, canonical
 
@@ -124,25 +127,31 @@ class RecordSpec:
 
 
 def record_path(cache_dir: Path, key: str) -> Path:
-    return cache_dir / f"{key}.json"
+    return cache_dir / f"{key}.v{CACHE_FORMAT}.json"
 
 
 def load_record(cache_dir: Path, key: str) -> dict[str, Any] | None:
-    """The cached record for ``key``, or ``None`` (a damaged file counts as missing)."""
+    """The cached record for ``key``, or ``None``: a damaged record (unreadable, tampered with,
+    saved for another key, or with impossible figures) is reported and counts as missing."""
     path = record_path(cache_dir, key)
-    try:
-        record: dict[str, Any] = json.loads(path.read_text())
-    except (OSError, ValueError):
+    record = read_json(path)
+    if record is None:
         return None
-    return record if record.get("key") == key else None
+    if not isinstance(record, dict) or record.get("key") != key:
+        report_damaged(path, "it holds no record for its key")
+        return None
+    try:
+        check_record(record)
+    except FigureError as error:
+        report_damaged(path, str(error))
+        return None
+    return record
 
 
 def save_record(cache_dir: Path, record: dict[str, Any]) -> None:
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    path = record_path(cache_dir, record["key"])
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(record, separators=(",", ":")) + "\n")
-    temporary.replace(path)
+    """Save ``record`` atomically with its checksum, after checking its figures."""
+    check_record(record)
+    write_json(record_path(cache_dir, record["key"]), record)
 
 
 def build_record(spec: RecordSpec, results: dict[str, Any], seconds: float) -> dict[str, Any]:

@@ -59,6 +59,7 @@ import numpy.typing as npt
 from generator.engine import ENGINE_VERSION
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules
+from generator.sim.cache_files import CACHE_FORMAT, read_arrays, report_damaged, write_arrays
 from generator.sim.solve_space import (
     Configurations,
     FloatArray,
@@ -253,6 +254,10 @@ def rules_key(rules: Rules, tolerance: float) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def solution_path(cache_dir: Path, rules: Rules, tolerance: float = 1e-13) -> Path:
+    return cache_dir / f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.npz"
+
+
 def solve(
     rules: Rules,
     *,
@@ -266,9 +271,10 @@ def solve(
     Raises :class:`SolveRefused` when the estimated memory exceeds ``max_memory_bytes``.
     """
     geo = geometry(rules)
-    path = cache_dir / f"{rules_key(rules, tolerance)}.npz" if cache_dir is not None else None
-    if path is not None and path.exists():
-        return _load(rules, geo, path, tolerance)
+    path = solution_path(cache_dir, rules, tolerance) if cache_dir is not None else None
+    cached = _load(rules, geo, path, tolerance) if path is not None else None
+    if cached is not None:
+        return cached
     guess = estimate(rules)
     if guess.memory_bytes > max_memory_bytes:
         states = f"{guess.states:,}" if guess.exact else f"up to about {guess.states:,}"
@@ -444,35 +450,33 @@ def _kernel_arguments(
     )
 
 
+_META = ("states", "seconds", "cpu_seconds", "memory_bytes", "sweeps", "endless")
+ARRAYS = ("dense", "values", "lengths", "meta")
+
+
 def _save(solution: Solution, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial.npz")
-    np.savez(
-        partial,
-        dense=solution.dense,
-        values=solution.values,
-        lengths=solution.lengths,
-        meta=np.array(
-            [
-                solution.states,
-                solution.seconds,
-                solution.cpu_seconds,
-                solution.memory_bytes,
-                solution.sweeps,
-                solution.endless,
-            ],
-            dtype=np.float64,
-        ),
-    )
-    partial.replace(path)
+    """Save atomically, with a checksum (:func:`generator.sim.cache_files.write_arrays`)."""
+    meta = np.array([getattr(solution, name) for name in _META], dtype=np.float64)
+    arrays: dict[str, npt.NDArray[Any]] = {
+        "dense": solution.dense,
+        "values": solution.values,
+        "lengths": solution.lengths,
+        "meta": meta,
+    }
+    write_arrays(path, arrays)
 
 
-def _load(rules: Rules, geo: Geometry, path: Path, tolerance: float) -> Solution:
-    with np.load(path) as data:
-        dense: npt.NDArray[np.int32] = data["dense"]
-        values: FloatArray = data["values"]
-        lengths: FloatArray = data["lengths"]
-        meta = data["meta"]
+def _load(rules: Rules, geo: Geometry, path: Path, tolerance: float) -> Solution | None:
+    """The cached solution, or ``None`` when it is missing or damaged (reported in one line):
+    unreadable, tampered with, or not shaped like a solution of these rules."""
+    data = read_arrays(path, ARRAYS)
+    if data is None:
+        return None
+    dense, values, lengths, meta = (data[name] for name in ARRAYS)
+    solved = meta.shape == (len(_META),) and values.shape == lengths.shape
+    if not solved or dense.dtype.kind != "i" or values.dtype.kind != "f" or meta[0] != len(values):
+        report_damaged(path, "it is not shaped like a solution of these rules")
+        return None
     states, seconds, cpu_seconds, memory, sweeps, endless = meta
     return Solution(
         rules=rules,

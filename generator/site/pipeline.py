@@ -21,6 +21,7 @@ from pathlib import Path
 
 from generator.model.catalog import Catalog, load_catalog
 from generator.processes import die_with_parent
+from generator.sim.sanity import FigureError
 from generator.site.cite import release_date, site_url, source_date_epoch
 from generator.site.context import SiteContext
 from generator.site.edition import EditionError, load_editions
@@ -100,7 +101,13 @@ def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
         ctx = SiteContext(catalog, site_url(), load_editions(root / "variants"))
     except (RuntimeError, EditionError) as error:
         raise BuildError(str(error)) from error
-    measured = measure(ctx, options) if options.simulate else _unmeasured(ctx)
+    try:
+        measured = measure(ctx, options) if options.simulate else _unmeasured(ctx)
+    except FigureError as error:
+        raise BuildError(
+            f"{error}\nnothing was published; damaged cache entries are measured again, so"
+            " these come from a fresh measurement: a fault in the simulator or solver"
+        ) from error
     report.seconds["measure"] = time.perf_counter() - began
 
     began = time.perf_counter()

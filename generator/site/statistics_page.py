@@ -180,8 +180,39 @@ def effects_by_question(suite: Suite | None) -> dict[str, list[Effect]]:
     return suite.by_question() if suite is not None else {}
 
 
+def check_statistics(stats: Statistics) -> None:
+    """Raise :class:`~generator.sim.sanity.FigureError` if any figure about to be published is
+    impossible (:mod:`generator.sim.sanity`): nothing is written from a damaged measurement."""
+    from generator.sim.sanity import FigureError, check_record, exact_problems, result_problems
+
+    problems: list[str] = []
+    for vid, values in stats.exact.items():
+        for v in values:
+            found = exact_problems(v.first_player, v.expected_throws, v.states)
+            problems += [f"exact {vid} with {v.pieces} pieces: {p}" for p in found]
+    suite = stats.suite
+    if suite is not None:
+        for record in suite.records():
+            check_record(record)
+        for e in suite.effects:
+            found = result_problems({"win_rate": e.win_rate, "throws": e.throws}, differences=True)
+            problems += [f"effect of {e.change.label} on {e.variant}: {p}" for p in found]
+        for vid in suite.skill:
+            skill = skill_summary(suite, vid)
+            if skill is not None:
+                found = result_problems({"skill": skill}, differences=True)
+                if not 0 <= skill["estimate"] <= 1:
+                    found.append(f"skill: {skill['estimate']} is not a share between 0 and 1")
+                problems += [f"{vid} {p}" for p in found]
+    if problems:
+        raise FigureError("impossible figures, not published: " + "; ".join(problems))
+
+
 def statistics_files(ctx: SiteContext, stats: Statistics | None, measured: Measurements) -> None:
-    """Fill the statistics page, its charts and the per-variant blocks into ``measured``."""
+    """Fill the statistics page, its charts and the per-variant blocks into ``measured``,
+    after checking every figure (:func:`check_statistics`)."""
+    if stats is not None:
+        check_statistics(stats)
     suite = stats.suite if stats else None
     charts = _charts(ctx, stats)
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}

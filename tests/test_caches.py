@@ -1,0 +1,220 @@
+"""Damaged caches are reported in one line and recomputed, never published (issue 10, items 6
+and 7), and a published figure is checked before it is written.
+
+Each case damages one cache entry the way a full disk, a killed build or a careless edit
+would, then reads it again through the code the build uses.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import repository_catalog
+
+from generator.engine.rules import Rules, compile_rules
+from generator.sim import cache_files
+from generator.sim.claim_checks import CheckSettings, _cache_path, _key, _reachability_cached
+from generator.sim.records import RecordSpec, load_record, record_path, save_record, simulate
+from generator.sim.sanity import FigureError, check_record, exact_problems, result_problems
+from generator.sim.solve import solution_path, solve, with_pieces
+
+GAMES = 200
+
+
+def finkel(pieces: int) -> Rules:
+    return with_pieces(compile_rules(repository_catalog().resolve("finkel-great-book")), pieces)
+
+
+def spec() -> RecordSpec:
+    variant = repository_catalog().resolve("finkel-great-book")
+    return RecordSpec(variant, ("random", "random"), GAMES, 7)
+
+
+def _envelope(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def _tamper_rate(path: Path, *, fix_checksum: bool) -> None:
+    """The issue's case: 98.8 % published inside an interval of 50.7-51.6."""
+    envelope = _envelope(path)
+    envelope["payload"]["results"]["first_player_win_rate"]["estimate"] = 0.988
+    if fix_checksum:
+        envelope["sha256"] = cache_files._payload_checksum(envelope["payload"])
+    path.write_text(json.dumps(envelope))
+
+
+RECORD_DAMAGE: dict[str, Callable[[Path], None]] = {
+    "truncated": lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]),
+    "empty": lambda p: p.write_bytes(b""),
+    "garbage bytes": lambda p: p.write_bytes(b"\xff\xfe\x00garbage"),
+    "a list": lambda p: p.write_text("[]"),
+    "a record without envelope": lambda p: p.write_text(json.dumps(_envelope(p)["payload"])),
+    "another format": lambda p: p.write_text(json.dumps({**_envelope(p), "format": 0})),
+    "tampered figure": lambda p: _tamper_rate(p, fix_checksum=False),
+    "tampered figure, checksum redone": lambda p: _tamper_rate(p, fix_checksum=True),
+    "another key": lambda p: p.write_text(
+        json.dumps(
+            {
+                **_envelope(p),
+                "payload": {**_envelope(p)["payload"], "key": "0" * 64},
+                "sha256": cache_files._payload_checksum(
+                    {**_envelope(p)["payload"], "key": "0" * 64}
+                ),
+            }
+        )
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(RECORD_DAMAGE))
+def test_a_damaged_record_is_reported_and_simulated_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    first = simulate([spec()], cache_dir=tmp_path)[0]
+    path = record_path(tmp_path, first["key"])
+    RECORD_DAMAGE[damage](path)
+    capsys.readouterr()
+    again = simulate([spec()], cache_dir=tmp_path)[0]
+    assert again["results"] == first["results"]
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cache: {path}: "), lines
+    assert load_record(tmp_path, first["key"]) == again  # saved again, whole
+    assert capsys.readouterr().err == ""
+
+
+def test_a_record_is_written_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = simulate([spec()], cache_dir=tmp_path)[0]
+    path = record_path(tmp_path, first["key"])
+    before = path.read_bytes()
+
+    def crash(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(cache_files.os, "fsync", crash)
+    with pytest.raises(OSError, match="disk full"):
+        save_record(tmp_path, {**first, "elapsed_seconds": 1.0})
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_an_impossible_record_is_never_saved(tmp_path: Path) -> None:
+    record = simulate([spec()], cache_dir=tmp_path)[0]
+    rate = record["results"]["first_player_win_rate"]
+    for bad in ({**rate, "estimate": 0.988}, {**rate, "high": 1.2, "estimate": 1.1}):
+        broken = {**record, "results": {**record["results"], "first_player_win_rate": bad}}
+        with pytest.raises(FigureError, match="first_player_win_rate"):
+            save_record(tmp_path, broken)
+
+
+SOLVE_DAMAGE: dict[str, Callable[[Path], None]] = {
+    "truncated": lambda p: p.write_bytes(p.read_bytes()[:100]),
+    "empty": lambda p: p.write_bytes(b""),
+    "not a zip": lambda p: p.write_text("garbage"),
+    "object arrays": lambda p: np.savez(p, dense=np.array([object()]), values=np.zeros(2)),
+    "missing arrays": lambda p: np.savez(p, values=np.zeros(3)),
+    "tampered values": lambda p: _tamper_solution(p),
+}
+
+
+def _tamper_solution(path: Path) -> None:
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["values"] = arrays["values"].copy()
+    arrays["values"][0] = 0.99
+    with path.open("wb") as file:
+        np.savez(file, **arrays)
+
+
+@pytest.mark.parametrize("damage", sorted(SOLVE_DAMAGE))
+def test_a_damaged_solution_is_reported_and_solved_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    rules = finkel(1)
+    first = solve(rules, cache_dir=tmp_path)
+    path = solution_path(tmp_path, rules)
+    assert path.is_file()
+    SOLVE_DAMAGE[damage](path)
+    capsys.readouterr()
+    again = solve(rules, cache_dir=tmp_path)
+    assert not again.from_cache
+    assert again.start_value == first.start_value
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cache: {path}: "), lines
+    assert solve(rules, cache_dir=tmp_path).from_cache
+
+
+def test_a_solution_file_is_a_checked_zip(tmp_path: Path) -> None:
+    rules = finkel(1)
+    solve(rules, cache_dir=tmp_path)
+    with zipfile.ZipFile(solution_path(tmp_path, rules)) as archive:
+        assert "checksum.npy" in archive.namelist()
+
+
+CLAIM_DAMAGE: dict[str, Callable[[Path], None]] = {
+    "truncated": lambda p: p.write_bytes(p.read_bytes()[:10]),
+    "garbage": lambda p: p.write_bytes(b"\x00\x01garbage"),
+    "a list": lambda p: p.write_text("[]"),
+    "tampered count": lambda p: p.write_text(
+        json.dumps({**_envelope(p), "payload": {**_envelope(p)["payload"], "positions": 1}})
+    ),
+    "wrong fields, checksum redone": lambda p: p.write_text(
+        json.dumps(
+            {
+                **_envelope(p),
+                "payload": {"nonsense": 1},
+                "sha256": cache_files._payload_checksum({"nonsense": 1}),
+            }
+        )
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(CLAIM_DAMAGE))
+def test_a_damaged_claim_check_is_reported_and_checked_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    settings = CheckSettings(games=10, seed=1, cache_dir=tmp_path)
+    rules = finkel(1)
+    first = _reachability_cached(rules, settings)
+    path = _cache_path(settings, _key("reachability", rules, {}))
+    assert path is not None and path.is_file()
+    CLAIM_DAMAGE[damage](path)
+    capsys.readouterr()
+    assert _reachability_cached(rules, settings) == first
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cache: "), lines
+    assert _reachability_cached(rules, settings) == first
+    assert capsys.readouterr().err == ""
+
+
+def test_sanity_rules() -> None:
+    good = {"estimate": 0.51, "low": 0.5, "high": 0.52}
+    assert result_problems({"rate": good}) == []
+    assert result_problems({"rate": {**good, "estimate": 0.988}})
+    assert result_problems({"rate": {"estimate": 1.5, "low": 1.4, "high": 1.6}})
+    assert result_problems({"rate": {**good, "low": float("nan")}})
+    assert (
+        result_problems({"d": {"estimate": -0.5, "low": -0.6, "high": -0.4}}, differences=True)
+        == []
+    )
+    assert result_problems({"throws": {"mean": -1.0, "low": -2.0, "high": 0.0}})
+    quantiles = {"p5": 3.0, "p25": 2.0, "p50": 4.0, "p75": 5.0, "p95": 6.0}
+    assert result_problems(
+        {"throws": {"mean": 4.0, "low": 3.0, "high": 5.0, "quantiles": quantiles}}
+    )
+    histogram = {"edges": [0, 1, 2], "counts": [1, 1]}
+    assert result_problems({"t": {"mean": 1, "low": 0, "high": 2, "histogram": histogram}}, 2) == []
+    assert result_problems({"t": {"mean": 1, "low": 0, "high": 2, "histogram": histogram}}, 3)
+    assert result_problems({"first_player_wins": 5}, 4)
+    assert exact_problems(0.5, 100.0, 10) == []
+    assert exact_problems(1.2, 100.0, 10) and exact_problems(0.5, -1.0, 10)
+    assert exact_problems(0.5, 1.0, 0)
+    with pytest.raises(FigureError):
+        check_record({"games": 2, "results": {"rate": {**good, "estimate": 0.9}}})
