@@ -40,6 +40,7 @@ def _pyplot() -> Any:
             "font.size": 9,
             "axes.spines.top": False,
             "axes.spines.right": False,
+            "text.parse_math": False,  # a name with "$" in it is text, not TeX to parse
         }
     )
     return plt
