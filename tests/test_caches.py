@@ -213,6 +213,10 @@ def test_sanity_rules() -> None:
     assert result_problems({"t": {"mean": 1, "low": 0, "high": 2, "histogram": histogram}}, 2) == []
     assert result_problems({"t": {"mean": 1, "low": 0, "high": 2, "histogram": histogram}}, 3)
     assert result_problems({"first_player_wins": 5}, 4)
+    unfinished = {"finished_games": 2, "unfinished_games": 1}
+    throws = {"mean": 1, "low": 0, "high": 2, "histogram": histogram}
+    assert result_problems({**unfinished, "t": throws}, 3) == []
+    assert result_problems({**unfinished, "t": throws}, 4)
     assert exact_problems(0.5, 100.0, 10) == []
     assert exact_problems(1.2, 100.0, 10) and exact_problems(0.5, -1.0, 10)
     assert exact_problems(0.5, 1.0, 0)

@@ -60,7 +60,7 @@ def _histogram(name: str, histogram: Mapping[str, Any], games: int | None) -> It
     if any(not isinstance(c, int) or c < 0 for c in counts):
         yield f"{name}: histogram counts must be whole numbers, not negative"
     elif games is not None and sum(counts) != games:
-        yield f"{name}: histogram counts {sum(counts)} games, the run has {games}"
+        yield f"{name}: histogram counts {sum(counts)} games, the run finished {games}"
     if list(edges) != sorted(edges) or len(edges) != len(counts) + 1:
         yield f"{name}: histogram edges must increase, one more than the counts"
 
@@ -72,7 +72,7 @@ def result_problems(
     of two summaries (``differences``: signed, so not shares) breaks, as readable lines."""
     problems: list[str] = []
 
-    def walk(name: str, node: Any) -> None:
+    def walk(name: str, node: Any, finished: int | None) -> None:
         if not isinstance(node, Mapping):
             return
         if "estimate" in node:
@@ -86,18 +86,22 @@ def result_problems(
                 found = list(_count(name, node))
             problems.extend(found)
             if isinstance(node.get("histogram"), Mapping):
-                problems.extend(_histogram(name, node["histogram"], games))
+                problems.extend(_histogram(name, node["histogram"], finished))
         else:
             for key, value in node.items():
-                walk(f"{name}.{key}" if name else str(key), value)
+                walk(f"{name}.{key}" if name else str(key), value, finished)
 
-    walk("", results)
+    finished = results.get("finished_games", games)
+    walk("", results, finished)
     if games is not None:
         if not isinstance(games, int) or games < 1:
             problems.append(f"games: {games!r} is not a positive whole number")
+        unfinished = results.get("unfinished_games", 0)
+        if finished is not None and finished + unfinished != games:
+            problems.append(f"{finished} finished and {unfinished} unfinished games of {games}")
         wins = results.get("first_player_wins")
-        if wins is not None and not (isinstance(wins, int) and 0 <= wins <= games):
-            problems.append(f"first_player_wins: {wins!r} is not between 0 and {games}")
+        if wins is not None and not (isinstance(wins, int) and 0 <= wins <= (finished or 0)):
+            problems.append(f"first_player_wins: {wins!r} is not between 0 and {finished}")
     return problems
 
 
