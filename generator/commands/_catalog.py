@@ -15,6 +15,22 @@ if TYPE_CHECKING:
     from generator.sim.variation import Change
 
 
+def no_file_to_read(path: Path, missing: str, folder: str) -> str | None:
+    """Why ``path`` names no file to read, as ``file:line: message``, or ``None`` when it does.
+
+    ``missing`` and ``folder`` tell the user what to name instead when nothing is there or
+    ``path`` is a folder."""
+    try:
+        exists = path.exists()
+    except OSError as error:  # a name too long for the file system, for one
+        return f"{str(path)[:60]}:1: cannot read it ({error.strerror}); name a variant file"
+    if not exists:
+        return f"{path}:1: no such file; {missing}"
+    if path.is_dir():
+        return f"{path}:1: is a folder; {folder}"
+    return None
+
+
 def load_or_report(root: Path) -> Catalog | None:
     """The catalogue under ``root/variants``, or ``None`` after printing every problem."""
     try:

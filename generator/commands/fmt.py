@@ -22,16 +22,16 @@ def refusal(path: Path) -> str | None:
 
     ``fmt`` rewrites data without comments, so a file that keeps comments (the hand-laid-out
     shared data files) is refused rather than stripped."""
+    from generator.commands._catalog import no_file_to_read
     from generator.model.catalog import NOT_VARIANTS
 
-    try:
-        exists = path.exists()
-    except OSError as error:  # a name too long for the file system, for one
-        return f"{str(path)[:60]}:1: cannot read it ({error.strerror}); name a variant file"
-    if not exists:
-        return f"{path}:1: no such file; name a variant file or variants/sources.yml"
-    if path.is_dir():
-        return f"{path}:1: is a folder; name the files in it ({path}/*.yml)"
+    unreadable = no_file_to_read(
+        path,
+        missing="name a variant file or variants/sources.yml",
+        folder=f"name the files in it ({path}/*.yml)",
+    )
+    if unreadable:
+        return unreadable
     if path.name in NOT_VARIANTS and path.name != "sources.yml":
         return f"{path}:1: is laid out by hand (with comments); fmt formats variant files only"
     return None

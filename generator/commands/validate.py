@@ -18,16 +18,16 @@ def not_a_variant_file(path: Path, root: Path) -> str | None:
 
     A file that is not one of ``root``'s variant files would be checked against nothing and
     reported ok, so it is refused instead."""
+    from generator.commands._catalog import no_file_to_read
     from generator.model.catalog import variant_files
 
-    try:
-        exists = path.exists()
-    except OSError as error:  # a name too long for the file system, for one
-        return f"{str(path)[:60]}:1: cannot read it ({error.strerror}); name a variant file"
-    if not exists:
-        return f"{path}:1: no such file; name a variant file in {root}/"
-    if path.is_dir():
-        return f"{path}:1: is a folder; name variant files in it ({path}/*.yml)"
+    unreadable = no_file_to_read(
+        path,
+        missing=f"name a variant file in {root}/",
+        folder=f"name variant files in it ({path}/*.yml)",
+    )
+    if unreadable:
+        return unreadable
     if path.resolve() not in {p.resolve() for p in variant_files(root)}:
         return (
             f"{path}:1: not a variant file of {root}/ (those are {root}/*.yml other than"
