@@ -2,7 +2,11 @@
 
 The package is a one-way pipeline; each layer imports only the layers before it:
 
-    model (YAML -> validated model) -> engine -> sim (agents, records, solver) -> site
+    model (YAML -> validated model) -> engine -> sim (agents, records, solver)
+          -> measure (the figures the site reports) -> site (pages) -> commands, cli
+
+``tests/test_layers.py`` walks every import (also those inside functions and under
+``TYPE_CHECKING``) and fails on a layer importing a later one or on an import cycle.
 """
 
 __version__ = "0.1.0"

@@ -428,25 +428,23 @@ def test_two_cold_exact_solves_give_the_same_statistics(
     """The exact-value table (and so the search index, which holds its text) must not carry
     figures that differ between runs, such as the processor time a solve took. One-piece
     solves only, to keep it quick."""
-    import datetime as dt
-
-    from generator.site import statistics_page
+    from generator.measure import exact
+    from generator.measure.core import Settings
+    from generator.measure.steps import measure
     from generator.site.context import SiteContext
-    from generator.site.generate import Measurements
-    from generator.site.statistics_page import Statistics, solve_exact, statistics_files
+    from generator.site.edition import load_editions
+    from generator.site.statistics_page import statistics_files
 
-    monkeypatch.setattr(statistics_page, "EXACT_PIECES", (1,))
-    monkeypatch.setattr(statistics_page, "MAX_SOLVED_PIECES", 0)
-    ctx = SiteContext(repository_catalog(), "http://127.0.0.1:8000/", dt.date(2025, 11, 30))
+    monkeypatch.setattr(exact, "EXACT_PIECES", (1,))
+    monkeypatch.setattr(exact, "MAX_SOLVED_PIECES", 0)
+    catalog = repository_catalog()
+    ctx = SiteContext(catalog, "http://127.0.0.1:8000/", load_editions(PROJECT / "variants"))
     pages, values = [], []
     for run in ("first", "second"):
-        options = BuildOptions(root=tmp_path / run, log=lambda _: None)
-        stats = Statistics(seed=options.seed)
-        stats.exact, stats.refused = solve_exact(ctx, options)
-        measured = Measurements()
-        statistics_files(ctx, stats, measured)
-        pages.append(measured.statistics_page)
-        values.append(stats.exact)
+        settings = Settings(cache_root=tmp_path / run, log=lambda _: None)
+        results = measure(catalog, settings, steps=(exact.EXACT,))
+        pages.append(statistics_files(ctx, results).files["statistics/index.md"])
+        values.append(results.of(exact.EXACT))
     assert "| 217 |" in (pages[0] or "")  # one-piece positions of Finkel's rules
     assert values[0] == values[1]
     assert pages[0] == pages[1]

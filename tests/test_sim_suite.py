@@ -11,12 +11,12 @@ from typing import cast
 import pytest
 from conftest import repository_catalog
 
+from generator.measure.suite import chance_check
 from generator.model.checks import answer_problems
 from generator.sim import records as records_module
 from generator.sim import suite as suite_module
 from generator.sim.suite import Effect, default_suite, sensitivity_changes, simulated_variants
 from generator.sim.variation import alternatives, canonical
-from generator.site.statistics_page import chance_check
 
 
 @pytest.fixture

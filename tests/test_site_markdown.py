@@ -29,7 +29,6 @@ from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.equivalence import compare_rulings, sampled_agreement, swapped_rules
 from generator.site.generate import all_files, citation_files, generated_config
-from generator.site.pipeline import _unmeasured
 from generator.site.render import environment, md_escape, relative_link
 
 DATA = Path(__file__).parent / "data" / "site"
@@ -46,7 +45,7 @@ def catalog() -> Catalog:
 @pytest.fixture(scope="module")
 def files(catalog: Catalog) -> dict[str, str]:
     ctx = SiteContext(catalog, FIXED_URL, load_editions(DATA / "variants"))
-    generated = all_files(ctx, _unmeasured(ctx))
+    generated = all_files(ctx, None)
     return {name: text for name, text in generated.items() if isinstance(text, str)}
 
 
@@ -72,7 +71,7 @@ def test_golden_markdown(files: dict[str, str]) -> None:
 
 def test_generation_is_deterministic(catalog: Catalog, files: dict[str, str]) -> None:
     ctx = SiteContext(catalog, FIXED_URL, load_editions(DATA / "variants"))
-    again = {n: t for n, t in all_files(ctx, _unmeasured(ctx)).items() if isinstance(t, str)}
+    again = {n: t for n, t in all_files(ctx, None).items() if isinstance(t, str)}
     assert again == files
 
 
@@ -83,10 +82,9 @@ from generator.model.catalog import load_valid_catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.generate import all_files, citation_files, generated_config
-from generator.site.pipeline import _unmeasured
 from generator.site.edition import load_editions
 ctx = SiteContext(load_valid_catalog(Path(sys.argv[1])), None, load_editions(Path(sys.argv[1])))
-files = all_files(ctx, _unmeasured(ctx))
+files = all_files(ctx, None)
 print(json.dumps({n: t for n, t in files.items() if isinstance(t, str)}))
 """
 

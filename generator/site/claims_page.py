@@ -28,10 +28,11 @@ class CheckedClaim:
         }.get(self.result.verdict, "unchecked")
 
 
-def claims_page(ctx: SiteContext, results: dict[str, ClaimResult], checked: bool) -> str:
+def claims_page(ctx: SiteContext, results: dict[str, ClaimResult] | None) -> str:
+    """The claims page from the measured verdicts (None: the build did not check claims)."""
     page = "claims/index.md"
     claims = [
-        CheckedClaim(c, results.get(c.id))
+        CheckedClaim(c, results.get(c.id) if results is not None else None)
         for vid in ctx.variant_ids
         for c in ctx.catalog.variants[vid].claims
     ]
@@ -44,7 +45,7 @@ def claims_page(ctx: SiteContext, results: dict[str, ClaimResult], checked: bool
             " numbers.",
         ),
         claims=claims,
-        checked=checked,
+        checked=results is not None,
         variants=ctx.catalog.variants,
         sources=ctx.catalog.sources,
         checks=sorted(CHECKS),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
+from generator.measure.claims import CLAIMS
+from generator.measure.core import Results
 from generator.site.cite import AUTHOR, bibliography_bib, bibliography_json, bibliography_ris
+from generator.site.claims_page import claims_page
 from generator.site.compare_pages import (
     Comparer,
     compare_index,
@@ -22,18 +22,8 @@ from generator.site.reference_pages import (
     sources_page,
 )
 from generator.site.render import environment, render
+from generator.site.statistics_page import statistics_files
 from generator.site.variant_pages import variant_pages, variants_index
-
-
-@dataclass
-class Measurements:
-    """What simulation and checking produced for the pages (empty when not run)."""
-
-    per_variant: dict[str, Any] = field(default_factory=dict)
-    per_question: dict[str, Any] = field(default_factory=dict)
-    statistics_files: dict[str, str | bytes] = field(default_factory=dict)
-    statistics_page: str | None = None
-    claims_page: str | None = None
 
 
 def generated_config(ctx: SiteContext) -> str:
@@ -64,7 +54,9 @@ def citation_files(ctx: SiteContext) -> dict[str, str | bytes]:
     }
 
 
-def all_files(ctx: SiteContext, measured: Measurements) -> dict[str, str | bytes]:
+def all_files(ctx: SiteContext, results: Results | None) -> dict[str, str | bytes]:
+    """Every generated file, reading the measurement's ``results`` (None: not measured)."""
+    measured = statistics_files(ctx, results)
     comparer = Comparer(ctx)
     files: dict[str, str | bytes] = {}
     files.update(variant_pages(ctx, measured.per_variant))
@@ -75,11 +67,8 @@ def all_files(ctx: SiteContext, measured: Measurements) -> dict[str, str | bytes
     files.update(sources_page(ctx))
     files.update(glossary_page(ctx))
     files.update(citation_files(ctx))
-    files.update(measured.statistics_files)
-    if measured.statistics_page is not None:
-        files["statistics/index.md"] = measured.statistics_page
-    if measured.claims_page is not None:
-        files["claims/index.md"] = measured.claims_page
+    files.update(measured.files)
+    files["claims/index.md"] = claims_page(ctx, results.get(CLAIMS) if results else None)
     files.update(short_pages(ctx))
     files.update(ruling_index(ctx))
     files.update(changes_page(ctx))

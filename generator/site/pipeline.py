@@ -8,6 +8,7 @@ a build may replace, its lock and its leftovers: :mod:`generator.site.site_folde
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -19,13 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.measure.core import Results, Settings
 from generator.model.catalog import Catalog, load_catalog
 from generator.processes import die_with_parent
 from generator.sim.sanity import FigureError
 from generator.site.cite import release_date, site_url, source_date_epoch
 from generator.site.context import SiteContext
 from generator.site.edition import EditionError, load_editions
-from generator.site.generate import Measurements, all_files
+from generator.site.generate import all_files
 from generator.site.render import swap_into_docs
 from generator.site.site_folder import (
     BuildRunning,
@@ -36,9 +38,6 @@ from generator.site.site_folder import (
     new_staging,
     publish,
 )
-
-CLAIM_GAMES = 2000
-"""Games per sampled claim check (unless ``--games`` says otherwise)."""
 
 
 class BuildError(Exception):
@@ -88,30 +87,26 @@ def build(options: BuildOptions) -> BuildReport:
 
 
 def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
+    """Validate (the data, the editions, the site's address), measure (:mod:`generator.measure`,
+    cached), render Markdown from the measured results, then ``mkdocs build``."""
     report = BuildReport()
     root = options.root
 
     began = time.perf_counter()
     catalog = load_or_fail(root)
-    report.seconds["validate"] = time.perf_counter() - began
-
-    began = time.perf_counter()
     try:
         release_date(root)  # a malformed SOURCE_DATE_EPOCH stops the build before any writing
         ctx = SiteContext(catalog, site_url(), load_editions(root / "variants"))
     except (RuntimeError, EditionError) as error:
         raise BuildError(str(error)) from error
-    try:
-        measured = measure(ctx, options) if options.simulate else _unmeasured(ctx)
-    except FigureError as error:
-        raise BuildError(
-            f"{error}\nnothing was published; damaged cache entries are measured again, so"
-            " these come from a fresh measurement: a fault in the simulator or solver"
-        ) from error
+    report.seconds["validate"] = time.perf_counter() - began
+
+    began = time.perf_counter()
+    results = measure(catalog, options) if options.simulate else None
     report.seconds["measure"] = time.perf_counter() - began
 
     began = time.perf_counter()
-    files = all_files(ctx, measured)
+    files = all_files(ctx, results)
     swap_into_docs(files, root / "docs")
     report.seconds["render"] = time.perf_counter() - began
     report.pages = sum(1 for name in files if name.endswith(".md") and not name.startswith("."))
@@ -122,41 +117,31 @@ def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
     return report
 
 
-def _unmeasured(ctx: SiteContext) -> Measurements:
-    from generator.site.claims_page import claims_page
-    from generator.site.statistics_page import statistics_files
-
-    measured = Measurements()
-    measured.claims_page = claims_page(ctx, {}, checked=False)
-    statistics_files(ctx, None, measured)
-    return measured
-
-
-def measure(ctx: SiteContext, options: BuildOptions) -> Measurements:
-    """Simulation records, exact solutions and claim checks, each cached under ``.cache/``."""
-    from generator.sim.claim_checks import CheckSettings, check_claim
-    from generator.site.claims_page import claims_page
-    from generator.site.statistics_page import gather, statistics_files
-
-    measured = Measurements()
-    stats = gather(ctx, options)
-    statistics_files(ctx, stats, measured)
-    settings = CheckSettings(
-        games=CLAIM_GAMES if options.games is None else options.games,
+def measure_settings(options: BuildOptions) -> Settings:
+    """The measurement's settings from the build's: caches under ``.cache/`` of the checkout."""
+    settings = Settings(
+        cache_root=options.root / ".cache",
         seed=options.seed,
-        cache_dir=options.root / ".cache" / "claims",
+        jobs=options.jobs,
+        refresh=options.refresh,
+        log=options.log,
     )
-    results = {}
-    for vid in ctx.variant_ids:
-        for claim in ctx.catalog.variants[vid].claims:
-            began = time.perf_counter()
-            results[claim.id] = check_claim(ctx.catalog, claim, settings)
-            options.log(
-                f"claim {claim.id}: {results[claim.id].verdict}"
-                f" ({time.perf_counter() - began:.1f} s)"
-            )
-    measured.claims_page = claims_page(ctx, results, checked=True)
-    return measured
+    if options.games is not None:
+        settings = dataclasses.replace(settings, claim_games=options.games)
+    return settings
+
+
+def measure(catalog: Catalog, options: BuildOptions) -> Results:
+    """Every measurement (:mod:`generator.measure.steps`), each cached under ``.cache/``."""
+    from generator.measure.steps import measure as measure_all
+
+    try:
+        return measure_all(catalog, measure_settings(options))
+    except FigureError as error:
+        raise BuildError(
+            f"{error}\nnothing was published; damaged cache entries are measured again, so"
+            " these come from a fresh measurement: a fault in the simulator or solver"
+        ) from error
 
 
 def _environment(root: Path) -> dict[str, str]:

@@ -1,0 +1,88 @@
+"""Exact perfect-play values of every simulated rulebook at small piece counts, as a
+measurement (the solver itself is :mod:`generator.sim.solve`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from generator.engine.rules import compile_rules
+from generator.measure.core import Settings, Step
+from generator.model.catalog import Catalog
+from generator.sim.sanity import exact_problems
+
+EXACT_PIECES = (1, 2)
+"""Piece counts solved exactly for every simulated variant (more is out of reach here)."""
+MAX_SOLVED_PIECES = 3
+"""A variant whose own piece count is at most this is also solved as played."""
+
+
+@dataclass(frozen=True)
+class ExactValue:
+    pieces: int
+    first_player: float
+    expected_throws: float
+    states: int
+    memory_bytes: int
+    """Peak bytes of the solver's arrays. (Not the processor time: it differs from run to run,
+    and two builds of one commit must publish the same figures.)"""
+
+
+@dataclass
+class ExactValues:
+    """Per rulebook id: its solved piece counts, and why the solver refused a larger one."""
+
+    values: dict[str, list[ExactValue]] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)
+
+
+def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
+    """Perfect-play values of every simulated variant with 1 and 2 pieces (and its own count
+    when that is at most 3), cached under ``.cache/solve``. Three-piece solves of every variant
+    (the 27-square routes and the named tablet pieces are large) would take most of a cold
+    build; ``ur-variants solve VARIANT --pieces 3`` computes any of them on demand."""
+    from generator.sim.solve import SolveRefused, solve, with_pieces
+
+    cache = settings.cache_root / "solve"
+    exact = ExactValues()
+    for vid in sorted(catalog.variants):
+        resolved = catalog.resolve(vid)
+        if not resolved.variant.simulate:
+            continue
+        rules = compile_rules(resolved)
+        own = [rules.pieces] if rules.pieces <= MAX_SOLVED_PIECES else []
+        values = []
+        for pieces in sorted({*(p for p in EXACT_PIECES if p <= rules.pieces), *own}):
+            began = time.perf_counter()
+            try:
+                solution = solve(with_pieces(rules, pieces), cache_dir=cache)
+            except (SolveRefused, ValueError) as error:
+                exact.refused[vid] = str(error)
+                continue
+            values.append(
+                ExactValue(
+                    pieces,
+                    solution.start_value,
+                    solution.expected_throws,
+                    solution.states,
+                    solution.memory_bytes,
+                )
+            )
+            if not solution.from_cache:
+                settings.log(
+                    f"solved {vid} with {pieces} pieces in {time.perf_counter() - began:.1f} s"
+                )
+        exact.values[vid] = values
+    return exact
+
+
+def exact_value_problems(exact: ExactValues) -> list[str]:
+    return [
+        f"exact {vid} with {v.pieces} pieces: {problem}"
+        for vid, values in exact.values.items()
+        for v in values
+        for problem in exact_problems(v.first_player, v.expected_throws, v.states)
+    ]
+
+
+EXACT = Step("exact solutions", solve_exact, exact_value_problems)

@@ -1,0 +1,33 @@
+"""The measurement step: one registry of measurements (:data:`STEPS`), run in order, checked.
+
+A measurement is a :class:`~generator.measure.core.Step`: a name, a function from the
+catalogue and the :class:`~generator.measure.core.Settings` to a result (computed, or read from
+its cache under ``.cache/``), and a function listing that result's impossible figures. To add
+one, write those two functions in a module of this package and append its step here; the site
+reads its result with ``results.of(STEP)``, typed as the step's result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.measure.claims import CLAIMS
+from generator.measure.core import Results, Settings, Step
+from generator.measure.exact import EXACT
+from generator.measure.suite import SUITE
+from generator.model.catalog import Catalog
+from generator.sim.sanity import FigureError
+
+STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, CLAIMS)
+"""Every measurement the build runs, in this order."""
+
+
+def measure(catalog: Catalog, settings: Settings, steps: tuple[Step[Any], ...] = STEPS) -> Results:
+    """Run every measurement, then check all their figures: raise
+    :class:`~generator.sim.sanity.FigureError` naming each impossible one, so nothing is
+    published from a damaged measurement."""
+    by_step = {step.name: step.run(catalog, settings) for step in steps}
+    problems = [p for step in steps for p in step.problems(by_step[step.name])]
+    if problems:
+        raise FigureError("impossible figures, not published: " + "; ".join(problems))
+    return Results(settings.seed, by_step)
