@@ -248,6 +248,25 @@ def duplicate_ruling_id(ws: Workspace) -> list[tuple[str, int]]:
     ]
 
 
+def claim_without_reading(ws: Workspace) -> tuple[str, int]:
+    """A check that weighs a vague word ("most") needs the claim to say how it is read."""
+    source, quote = _seed_source(english=True)
+    ws.write(
+        "fx.yml",
+        ws.read("fx.yml")
+        + "claims:\n"
+        + "  - id: fx-claim-most\n"
+        + "    claim: The central rosette decides most games.\n"
+        + "    check: central-rosette-decides\n"
+        + "    sources:\n"
+        + f"      - source: {source}\n"
+        + "        locator: first line\n"
+        + f"        quote: {json.dumps(quote)}\n"
+        + "        translation: null\n",
+    )
+    return "fx.yml", ws.line_of("fx.yml", "- id: fx-claim-most")
+
+
 def route_leaves_board(ws: Workspace) -> tuple[str, int]:
     ws.add_equipment(
         "routes",
@@ -397,6 +416,7 @@ CASES: dict[str, tuple[Breaker, tuple[str, ...]]] = {
         ("measure", "sometimes", "throws-again | turn-passes | does-not-arise"),
     ),
     "missing required question": (missing_required_question, ("does not answer", "must-move")),
+    "claim without reading": (claim_without_reading, ("fx-claim-most", "reading")),
 }
 
 

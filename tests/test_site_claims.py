@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -52,6 +54,19 @@ def test_no_draw_claim_is_supported(catalog: Catalog) -> None:
     result = check_claim(catalog, claim, CheckSettings(games=50, seed=1, cache_dir=None))
     assert result.verdict == SUPPORTED
     assert result.exhaustive
+
+
+def test_piece_counts_read_as_words(catalog: Catalog) -> None:
+    """Reader text says "with two pieces a side", never "2-piece" or "7 pieces"."""
+    settings = CheckSettings(games=20, seed=1, cache_dir=None)
+    claim = catalog.variants["fixture-game"].claims[0]
+    texts = []
+    for check in ("no-draw", "play-cannot-lock"):
+        result = check_claim(catalog, dataclasses.replace(claim, check=check), settings)
+        texts += [result.summary, result.method, *result.numbers]
+    assert texts and any("two pieces a side" in text for text in texts)
+    for text in texts:
+        assert not re.search(r"\d+-piece|\b\d+ pieces?\b", text), text
 
 
 def test_dice_odds_are_compared_exactly(catalog: Catalog) -> None:

@@ -30,6 +30,7 @@ from generator.model.values import VALUE_CHECKS
 from generator.model.variant import (
     Citation,
     Claim,
+    ClaimReading,
     Evidence,
     Question,
     ResolvedVariant,
@@ -430,7 +431,17 @@ def _variant(document: Document, problems: list[Problem]) -> Variant | None:
         for i, r in enumerate(data["rulings"])
     )
     claims = tuple(
-        Claim(c["id"], c["claim"], c["check"], _citations(c["sources"]), c.get("note"), data["id"])
+        Claim(
+            c["id"],
+            c["claim"],
+            c["check"],
+            _citations(c["sources"]),
+            c.get("note"),
+            data["id"],
+            ClaimReading(float(c["reading"]["threshold"]), c["reading"]["reason"])
+            if "reading" in c
+            else None,
+        )
         for c in data.get("claims", [])
     )
     return Variant(

@@ -26,7 +26,10 @@ KNOWN_CLAIM_CHECKS = (
     "tablet-route",
     "coins-same-spread",
 )
-"""Claims the site knows how to check (``generator/site/claims.py``)."""
+"""Claims the site knows how to check (``generator/sim/claim_checks.py``)."""
+
+CHECKS_NEEDING_READING = ("central-rosette-decides",)
+"""Checks of a claim whose vague word ("most") needs a stated threshold (``reading``)."""
 
 NEEDS_QUOTE = (Evidence.STATED, Evidence.IMPLIED, Evidence.CONFLICTING)
 
@@ -86,6 +89,12 @@ def check_provenance(catalog: Catalog, variant: Variant, doc: Document) -> Itera
             )
         if not any(c.quote for c in claim.sources):
             yield doc.problem(path, f"claim {claim.id} quotes no source; add the exact words")
+        if claim.check in CHECKS_NEEDING_READING and claim.reading is None:
+            yield doc.problem(
+                path,
+                f"claim {claim.id}: check {claim.check} needs a reading of the claim's words;"
+                " add reading: {threshold: ..., reason: ...}",
+            )
         yield from _check_citations(catalog, doc, path, claim.sources)
 
 

@@ -23,7 +23,7 @@ VARIANT_KEYS = (
     "claims",
 )
 RULING_KEYS = ("id", "question", "value", "text", "evidence", "sources", "note")
-CLAIM_KEYS = ("id", "claim", "check", "sources", "note")
+CLAIM_KEYS = ("id", "claim", "check", "reading", "sources", "note")
 CITATION_KEYS = ("source", "locator", "quote", "translation")
 SOURCE_KEYS = ("id", "title", "author", "year", "language", "kind", "seed", "url", "note")
 

@@ -96,6 +96,15 @@ class Ruling:
 
 
 @dataclass(frozen=True)
+class ClaimReading:
+    """How a claim's vague word is read for its check: a threshold and the reason for it
+    ("most games": more than half of them, because ...)."""
+
+    threshold: float
+    reason: str
+
+
+@dataclass(frozen=True)
 class Claim:
     """A factual claim a source makes, checked on the site by a named check."""
 
@@ -105,6 +114,7 @@ class Claim:
     sources: tuple[Citation, ...]
     note: str | None
     variant: str
+    reading: ClaimReading | None = None
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ Checks by name (``check:`` in a claim):
   outcome table of the variant's dice.
 - ``game-minutes``: simulated game length in throws, turned into minutes at an explicit
   seconds-per-throw assumption (:data:`SECONDS_PER_THROW`).
-- ``central-rosette-decides``: in simulated games, how often the player who held the central
-  rosette (a rosette both routes pass through) for more throws won.
+- ``central-rosette-decides``: exactly, in perfect play with two and three pieces a side, how
+  much holding the central rosette (the rosette both routes pass through) raises its holder's
+  chance of winning, against the claim's reading of "most games" (its ``reading``).
 - ``play-cannot-lock``: no reachable position where neither side can ever move (exhaustive for
   the variant's rules with two pieces a side, :data:`EXHAUSTIVE_PIECES`; sampled for its own
   piece count, including how often pieces in hand can enter).
@@ -24,6 +25,7 @@ Checks by name (``check:`` in a claim):
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -44,9 +46,10 @@ from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import Catalog
 from generator.model.variant import Claim, Evidence, Ruling, SourceKind
 from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
+from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 
-CLAIMS_VERSION = 4
+CLAIMS_VERSION = 5
 """Bump when a check could give a different result for the same rules."""
 
 SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
@@ -59,9 +62,6 @@ EXHAUSTIVE_PIECES = 2
 
 Two pieces a side (tens of thousands of positions, seconds in the reference engine) keeps the
 cold site build within its budget; three (527,424 positions) took about ten minutes of Python."""
-
-MOST = Fraction(1, 2)
-""""Most games" read in its plain sense: more than half of them."""
 
 Verdict = str
 SUPPORTED: Verdict = "supported"
@@ -198,20 +198,6 @@ def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> 
 # --- simulated games -------------------------------------------------------------------------
 
 
-def _greedy_traces(rules: Rules, games: int, seed: int) -> list[tuple[int, np.ndarray]]:
-    """``games`` native-kernel games, greedy agent against greedy agent:
-    (winner, trace rows) each; trace columns are (throw, n, chosen, next side, *light, *dark)."""
-    from generator.sim.encode import encode_rules
-    from generator.sim.fast import GREEDY, WINNER, trace_game
-
-    packed = encode_rules(rules).packed()
-    traces = []
-    for game in range(games):
-        result, trace = trace_game(packed, GREEDY, GREEDY, seed, game)
-        traces.append((int(result[WINNER]), trace))
-    return traces
-
-
 def _throw_counts(rules: Rules, games: int, seed: int) -> np.ndarray:
     from generator.sim.encode import encode_rules
     from generator.sim.fast import GREEDY, THROWS, WINNER, play_games
@@ -231,6 +217,7 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     fast, typical, slow = SECONDS_PER_THROW
     low, high = mean * fast / 60, mean * slow / 60
     stated = _claimed_minutes(claim.claim, rules.pieces)
+    every = _a_side(rules.pieces)
     numbers = {
         "games simulated (greedy v greedy)": f"{len(counts)}",
         "throws per game": f"{mean:.1f} ± {half:.1f} (95 %), median {float(np.median(counts)):.0f}",
@@ -244,14 +231,14 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     elif stated[0] <= high and stated[1] >= low:
         verdict = CONSISTENT_WITH_ASSUMPTION
         summary = (
-            f"Consistent for {rules.pieces} pieces a side: {mean:.0f} throws take {low:.0f} to"
+            f"Consistent with {every}: {mean:.0f} throws take {low:.0f} to"
             f" {high:.0f} minutes at"
             f" {fast:g} to {slow:g} seconds a throw."
         )
     else:
         verdict = NOT_CONSISTENT_WITH_ASSUMPTION
         summary = (
-            f"Not consistent for {rules.pieces} pieces a side: {mean:.0f} throws take {low:.0f} to"
+            f"Not consistent with {every}: {mean:.0f} throws take {low:.0f} to"
             f" {high:.0f} minutes at"
             f" {fast:g} to {slow:g} seconds a throw."
         )
@@ -310,63 +297,137 @@ def _claimed_minutes(text: str, pieces: int) -> tuple[float, float] | None:
     return (ranges[0][0], ranges[0][1]) if len(ranges) == 1 and ranges[0][2] is None else None
 
 
+WORTH_PIECES = (2, 3)
+"""Piece counts at which the worth of holding the central rosette is computed exactly (each
+solve takes a second or two; four pieces take about a minute, too long for every build)."""
+
+
 def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    """The claim against the exact worth of holding the central rosette in perfect play
+    (:mod:`generator.sim.rosette_worth`), as the claim's ``reading`` says "most" is read."""
     resolved = catalog.resolve(claim.variant)
     rules = compile_rules(resolved)
-    central = resolved.board.rosettes & resolved.route.shared_cells()
-    if not central:
+    central = sorted(resolved.board.rosettes & resolved.route.shared_cells())
+    if len(central) != 1 or claim.reading is None:
         return ClaimResult(
             claim.id,
             claim.variant,
             claim.check,
             UNCHECKED,
-            "No rosette lies on both routes in this variant.",
+            "No single rosette lies on both routes in this variant."
+            if len(central) != 1
+            else "The claim gives no reading of its words to check against.",
             "",
         )
-    held_wins = decided = ties = 0
-    for win, trace in _greedy_traces(rules, settings.games, settings.seed):
-        if win < 0:
-            continue
-        held = [0, 0]
-        for row in trace:
-            for side in Side:
-                start = 4 + side * rules.pieces
-                for progress in row[start : start + rules.pieces]:
-                    if rules.cell(side, int(progress)) in central:
-                        held[side] += 1
-        if held[0] == held[1]:
-            ties += 1
-            continue
-        decided += 1
-        held_wins += int((0 if held[0] > held[1] else 1) == win)
-    share = held_wins / decided if decided else 0.0
-    low, high = wilson(held_wins, decided)
-    numbers = {
-        "games (greedy v greedy)": f"{settings.games}",
-        "games where one side held it longer": f"{decided} (tied or never held: {ties})",
-        "that side won": f"{_percent(share)} (95 %: {_percent(low)} to {_percent(high)})",
-        "'most games' read as": f"more than {_percent(float(MOST))}",
-    }
-    if low > MOST:
-        verdict = PARTLY
-        summary = (
-            "The player who holds the central rosette longer wins more than half the games; but"
-            " holding it longer may be the result of being ahead as much as its cause, so this"
-            " association does not show that the rosette decides them."
-        )
+    unsafe = dataclasses.replace(rules, safe_cells=rules.safe_cells - {central[0]})
+    threshold = claim.reading.threshold
+    numbers = {}
+    worths = []
+    for pieces in WORTH_PIECES:
+        held = _holding_worth_cached(rules, pieces, central[0], settings)
+        bare = _holding_worth_cached(unsafe, pieces, central[0], settings)
+        worths.append(held.worth)
+        numbers.update(_worth_numbers(held, bare))
+    numbers["'decides most games' read as"] = claim.reading.reason
+    if all(w > threshold for w in worths):
+        verdict = SUPPORTED
+    elif all(w <= threshold for w in worths):
+        verdict = CONTRADICTED
     else:
-        verdict, summary = (
-            CONTRADICTED,
-            "The player who holds the central rosette longer does not win significantly"
-            " more than half the games.",
-        )
-    method = (
-        f"Seeded games (seed {settings.seed}) in the native simulator, greedy agent both sides;"
-        " after"
-        " every throw we count which side has a piece on a rosette both routes pass through"
-        f" ({', '.join(sorted(central))}); the side with the larger count is the holder."
+        verdict = PARTLY
+    counts = " and ".join(_COUNT_WORDS[n] for n in WORTH_PIECES)
+    shown = " and ".join(f"{100 * w:.1f}" for w in worths)
+    verdict_words = {
+        SUPPORTED: f"more than {_share_words(threshold)} of them",
+        CONTRADICTED: f"far from {_share_words(threshold)} of them"
+        if max(worths) < threshold / 2
+        else f"not more than {_share_words(threshold)} of them",
+        PARTLY: f"more than {_share_words(threshold)} of them at some piece counts only",
+    }
+    summary = (
+        f"In perfect play with {counts} pieces a side, holding the central rosette raises its"
+        f" holder's chance of winning by {shown} points on average, so it changes the result of"
+        f" about {shown} games in a hundred where it is held: {verdict_words[verdict]}."
+        " The claim speaks of the seven-piece game, which is too large to weigh this way here."
     )
-    return ClaimResult(claim.id, claim.variant, claim.check, verdict, summary, method, numbers)
+    method = (
+        "Exact, from the solved game (every position's chance of winning under perfect play):"
+        " at every position where one side has a piece on the central rosette, that side's"
+        " chance of winning against its chance in the same position with that piece one square"
+        " short of the rosette, and one square past it (the mean of the two is the worth of the"
+        " square itself, since one comparison favours the piece's progress and the other goes"
+        " against it). Positions are weighted by how often perfect play from the start reaches"
+        " them, and only positions where both neighbouring squares are empty count. The same"
+        " figures for the game with the central rosette unsafe show what its safety adds. If"
+        " holding it could also lose games it would otherwise win, the share of results it"
+        " changes could exceed the average worth."
+    )
+    return ClaimResult(
+        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
+    )
+
+
+def _pieces_words(pieces: int) -> str:
+    """A piece count in words: "two pieces"."""
+    return f"{_COUNT_WORDS.get(pieces, str(pieces))} piece{'s' * (pieces != 1)}"
+
+
+def _a_side(pieces: int) -> str:
+    """ "two pieces a side"."""
+    return f"{_pieces_words(pieces)} a side"
+
+
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
+def _share_words(share: float) -> str:
+    """A share in words: "half", else a percentage."""
+    return "half" if share == 0.5 else _percent(share)
+
+
+def _worth_numbers(held: HoldingWorth, bare: HoldingWorth) -> dict[str, str]:
+    """The figures of one piece count, labelled in words."""
+    side = f"with {_pieces_words(held.pieces)} a side"
+    return {
+        f"first player wins, perfect play, {side}": (
+            f"{100 * held.first_player:.2f} % (with the central rosette unsafe:"
+            f" {100 * bare.first_player:.2f} %)"
+        ),
+        f"throws of a perfect game with the central rosette held, {side}": (
+            f"{held.held_throws:.1f} of {held.expected_throws:.1f}"
+            f" ({_percent(held.held_throws / held.expected_throws)})"
+        ),
+        f"holder's chance of winning while holding it, {side}": _percent(held.holder_wins),
+        f"worth of holding it, {side}": (
+            f"{_points(held.worth)} ({_points(held.worth_short)} against the piece one square"
+            f" short of it, {_points(held.worth_past)} against one square past it)"
+        ),
+        f"worth of holding it with the central rosette unsafe, {side}": _points(bare.worth),
+    }
+
+
+def _points(x: float) -> str:
+    """A difference of probabilities in percentage points, signed."""
+    return f"{100 * x:+.1f} points".replace("-", "\u2212")
+
+
+def _holding_worth_cached(
+    rules: Rules, pieces: int, cell: str, settings: CheckSettings
+) -> HoldingWorth:
+    from generator.sim.rosette_worth import holding_worth
+    from generator.sim.solve import solve, with_pieces
+
+    small = with_pieces(rules, pieces)
+    key = _key("holding-worth", small, {"cell": cell})
+    cached = _load(settings, key)
+    names = {f.name for f in fields(HoldingWorth)}
+    if cached is not None and set(cached) == names:
+        return HoldingWorth(**cached)
+    if cached is not None:
+        report_damaged(settings.cache_dir or Path(), f"entry {key} is not a holding worth")
+    result = holding_worth(solve(small, cache_dir=None), cell)
+    _save(settings, key, asdict(result))
+    return result
 
 
 # --- reachability (exhaustive) ---------------------------------------------------------------
@@ -505,20 +566,19 @@ def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettin
     counts = _throw_counts(rules, settings.games, settings.seed)
     no_move = found.no_move_pairs / found.pairs
     blocked, hand_throws = entry_blocked_sampled(rules, ENTRY_GAMES, settings.seed)
+    every, small_game = _a_side(rules.pieces), _a_side(small.pieces)
     low, high = wilson(blocked, hand_throws)
     numbers = {
-        f"reachable positions, {small.pieces} pieces a side": f"{found.positions:,}",
+        f"reachable positions, with {small_game}": f"{found.positions:,}",
         "positions where neither side can ever move": f"{found.deadlocks}",
-        f"positive throws with no legal move, {small.pieces} pieces a side": (
+        f"positive throws with no legal move, with {small_game}": (
             f"{_percent(no_move)} of position-throw pairs"
         ),
-        f"positive throws with pieces in hand that enter none, {rules.pieces} pieces a side": (
+        f"positive throws with pieces in hand that enter none, with {every}": (
             f"{_percent(blocked / hand_throws if hand_throws else 0.0)} of {hand_throws:,}"
             f" (95 %: {_percent(low)} to {_percent(high)}; {ENTRY_GAMES} random games)"
         ),
-        f"games with {rules.pieces} pieces that ended (greedy, sampled)": (
-            f"{len(counts)} of {settings.games}"
-        ),
+        f"games with {every} that ended (greedy, sampled)": (f"{len(counts)} of {settings.games}"),
     }
     unlocked = found.deadlocks == 0 and len(counts) == settings.games
     enters = 1 - high >= ALMOST_ALWAYS
@@ -526,21 +586,21 @@ def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettin
     summary = (
         f"{found.deadlocks} reachable positions are locked."
         if not unlocked
-        else f"No reachable position of the {small.pieces}-piece game is locked, and every sampled"
-        f" {rules.pieces}-piece game ended"
+        else f"No reachable position of the game with {small_game} is locked,"
+        f" and every sampled game with {every} ended"
         + (
             "; pieces in hand can enter on at least nine throws in ten."
             if enters
-            else f"; but with {rules.pieces} pieces a side, pieces in hand enter on only about"
+            else f"; but with {every}, pieces in hand enter on only about"
             f" {_percent(1 - blocked / hand_throws)} of moving throws in random play, not"
             " almost always."
         )
     )
     method = (
-        f"Every position reachable from the start with {small.pieces} pieces a side, enumerated"
+        f"Every position reachable from the start with {small_game}, enumerated"
         f" with the engine (exhaustive); {settings.games} seeded greedy games with"
-        f" {rules.pieces} pieces in the native simulator (sampled); how often pieces in hand can"
-        f" enter, in {ENTRY_GAMES} seeded games with {rules.pieces} pieces a side and moves chosen"
+        f" {every} in the native simulator (sampled); how often pieces in hand can"
+        f" enter, in {ENTRY_GAMES} seeded games with {every} and moves chosen"
         " at random, played with the engine (sampled)."
     )
     return ClaimResult(
@@ -554,11 +614,12 @@ def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Cl
     found = _reachability_cached(small, settings)
     counts = _throw_counts(rules, settings.games, settings.seed)
     ok = found.both_finished == 0 and found.deadlocks == 0 and len(counts) == settings.games
+    every, small_game = _a_side(rules.pieces), _a_side(small.pieces)
     numbers = {
-        f"reachable positions, {small.pieces} pieces a side": f"{found.positions:,}",
+        f"reachable positions, with {small_game}": f"{found.positions:,}",
         "positions with both sides finished": f"{found.both_finished}",
         "unfinished positions where neither side can ever move": f"{found.deadlocks}",
-        f"sampled {rules.pieces}-piece games with one winner": f"{len(counts)} of {settings.games}",
+        f"sampled games with {every} with one winner": f"{len(counts)} of {settings.games}",
     }
     summary = (
         "A game ends the moment one side bears off its last piece, so both sides can never finish"
@@ -567,8 +628,9 @@ def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Cl
         else "The engine found a position with no winner and no way on, or an unfinished game."
     )
     method = (
-        f"Exhaustive over the {small.pieces}-piece game's reachable positions (engine), and"
-        f" {settings.games} sampled {rules.pieces}-piece games (native simulator)."
+        f"Exhaustive over the reachable positions of the game with {small_game}"
+        f" (engine), and {settings.games} sampled games with {_pieces_words(rules.pieces)}"
+        " a side (native simulator)."
     )
     verdict = SUPPORTED if ok else CONTRADICTED
     return ClaimResult(

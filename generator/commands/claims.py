@@ -1,0 +1,60 @@
+"""Check the sources' claims: each verdict and the figures behind it, as the site shows them.
+
+With no claim ids, every claim of every rulebook. The checks run as the build runs them (the
+same games and seed by default), so the figures on the claims page come from this command;
+results are cached under .cache/claims/ as the build caches them (--no-cache: compute again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from generator.commands._options import whole_number
+
+ORDER = 7
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("claim", nargs="*", help="claim id(s), e.g. gb-claim-no-draw")
+    parser.add_argument(
+        "--games",
+        type=whole_number(1, 10**7),
+        default=None,
+        help="games per sampled check (default: the build's)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed (default: the build's)")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="check again even if .cache/claims/ has it"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.commands._catalog import load_or_report
+    from generator.sim.claim_checks import CheckSettings, check_claim
+    from generator.sim.records import DEFAULT_SEED
+    from generator.site.pipeline import CLAIM_GAMES
+
+    catalog = load_or_report(args.root)
+    if catalog is None:
+        return 1
+    claims = {c.id: c for v in catalog.variants.values() for c in v.claims}
+    unknown = [c for c in args.claim if c not in claims]
+    if unknown:
+        print(
+            f"unknown claim {', '.join(unknown)}; known: {', '.join(sorted(claims))}",
+            file=sys.stderr,
+        )
+        return 2
+    settings = CheckSettings(
+        games=CLAIM_GAMES if args.games is None else args.games,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        cache_dir=None if args.no_cache else args.root / ".cache" / "claims",
+    )
+    for claim_id in args.claim or sorted(claims):
+        result = check_claim(catalog, claims[claim_id], settings)
+        print(f"{claim_id}: {result.verdict}")
+        print(f"  {result.summary}")
+        for label, figure in result.numbers.items():
+            print(f"  {label}: {figure}")
+    return 0

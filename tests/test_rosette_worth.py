@@ -1,0 +1,134 @@
+"""Perfect-play visit counts (generator/sim/solve_visits.py), the worth of holding a square
+(generator/sim/rosette_worth.py) and the central-rosette claim check built on them."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from pathlib import Path
+
+import pytest
+from conftest import repository_catalog, rules_for
+
+from generator.engine.position import Position
+from generator.engine.rules import Rules, Side
+from generator.sim import claim_checks
+from generator.sim.claim_checks import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings, check_claim
+from generator.sim.rosette_worth import holding_worth
+from generator.sim.solve import Solution, solve, with_pieces
+from generator.sim.solve_visits import expected_visits
+
+CENTRAL = "r2c4"
+
+
+def _solved(variant: str, pieces: int) -> Solution:
+    return solve(with_pieces(rules_for(variant), pieces), cache_dir=None)
+
+
+@pytest.mark.parametrize(("variant", "pieces"), [("finkel-great-book", 1), ("royalur-finkel", 2)])
+def test_visits_add_up_to_the_expected_length(variant: str, pieces: int) -> None:
+    """Every throw of a perfect game is made from some state: the visits sum to its length."""
+    solution = _solved(variant, pieces)
+    visits = expected_visits(solution)
+    assert (visits >= 0).all()
+    assert visits.sum() == pytest.approx(solution.expected_throws, abs=1e-9)
+
+
+def _chance(solution: Solution, position: Position, holder: Side) -> float | None:
+    """The holder's chance of winning in ``position``; ``None`` when it is impossible or
+    finished (no throw is made from it)."""
+    try:
+        value = float(solution.values[solution.index(position)])
+    except ValueError:
+        return None
+    return value if position.to_move is holder else 1 - value
+
+
+def _moved(position: Position, holder: Side, step: int, shift: int) -> Position:
+    pieces = list(position.pieces(holder))
+    pieces[pieces.index(step)] = step + shift
+    light, dark = (
+        (tuple(pieces), position.dark) if holder is Side.LIGHT else (position.light, tuple(pieces))
+    )
+    return Position(light, dark, position.to_move)
+
+
+def _reference_worth(solution: Solution, rules: Rules) -> tuple[float, float, float]:
+    """(worth short, worth past, compared throws) position by position through the engine's
+    positions and :meth:`Solution.win_probability`, not the vectorised index arithmetic."""
+    step = next(p for p in range(1, rules.route_length + 1) if rules.cell(Side.LIGHT, p) == CENTRAL)
+    visits = expected_visits(solution)
+    totals = {-1: 0.0, 1: 0.0}
+    weight = 0.0
+    values = range(rules.off + 1)
+    for light, dark in itertools.product(itertools.product(values, repeat=rules.pieces), repeat=2):
+        if list(light) != sorted(light) or list(dark) != sorted(dark):
+            continue
+        # One table serves both colours when the rules are colour-symmetric: a dark-to-move
+        # position is the same state as its colour swap, so count light to move only.
+        for to_move in list(Side)[: solution.geometry.perspectives]:
+            position = Position(light, dark, to_move)
+            holders = [s for s in Side if step in position.pieces(s)]
+            if not holders or _chance(solution, position, holders[0]) is None:
+                continue
+            holder = holders[0]
+            here = _chance(solution, position, holder)
+            moved = {
+                k: _chance(solution, _moved(position, holder, step, k), holder) for k in totals
+            }
+            if here is None or None in moved.values():
+                continue
+            visited = float(visits[solution.index(position)])
+            weight += visited
+            for k in totals:
+                totals[k] += visited * (here - moved[k])  # type: ignore[operator]
+    return totals[-1] / weight, totals[1] / weight, weight
+
+
+def test_holding_worth_matches_a_position_by_position_reference() -> None:
+    rules = with_pieces(rules_for("finkel-great-book"), 2)
+    solution = solve(rules, cache_dir=None)
+    worth = holding_worth(solution, CENTRAL)
+    short, past, weight = _reference_worth(solution, rules)
+    assert worth.compared_throws == pytest.approx(weight, rel=1e-12)
+    assert worth.worth_short == pytest.approx(short, abs=1e-12)
+    assert worth.worth_past == pytest.approx(past, abs=1e-12)
+    assert 0 < worth.compared_throws <= worth.held_throws < worth.expected_throws
+
+
+def test_a_square_passed_twice_has_no_holding_worth() -> None:
+    """Murray's route passes the central square twice: which visit holds it is undefined."""
+    solution = _solved("murray-1952-royalur", 1)
+    with pytest.raises(ValueError, match="passes r2c4 2 times"):
+        holding_worth(solution, CENTRAL)
+
+
+@pytest.mark.parametrize("threshold", [0.001, 0.5])
+def test_central_rosette_verdict_follows_the_reading(
+    threshold: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The verdict compares the exact worth with the claim's own threshold, at each piece
+    count: above it everywhere supported, below it everywhere contradicted."""
+    monkeypatch.setattr(claim_checks, "WORTH_PIECES", (1, 2))
+    catalog = repository_catalog()
+    claim = next(
+        c
+        for c in catalog.variants["finkel-great-book"].claims
+        if c.check == "central-rosette-decides"
+    )
+    assert claim.reading is not None
+    claim = dataclasses.replace(
+        claim, reading=dataclasses.replace(claim.reading, threshold=threshold)
+    )
+    result = check_claim(catalog, claim, CheckSettings(10, 1, tmp_path))
+    worths = [holding_worth(_solved("finkel-great-book", n), CENTRAL).worth for n in (1, 2)]
+    expected = (
+        SUPPORTED
+        if all(w > threshold for w in worths)
+        else CONTRADICTED
+        if all(w <= threshold for w in worths)
+        else PARTLY
+    )
+    assert result.verdict == expected
+    assert result.exhaustive
+    assert any("with two pieces a side" in label for label in result.numbers)
