@@ -31,9 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
+    from generator.measure.core import Settings
     from generator.sim.claim_checks import CheckSettings, check_claim
-    from generator.sim.records import DEFAULT_SEED
-    from generator.site.pipeline import CLAIM_GAMES
 
     catalog = load_or_report(args.root)
     if catalog is None:
@@ -46,10 +45,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    build = Settings(cache_root=args.root / ".cache")  # the build's defaults
     settings = CheckSettings(
-        games=CLAIM_GAMES if args.games is None else args.games,
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
-        cache_dir=None if args.no_cache else args.root / ".cache" / "claims",
+        games=build.claim_games if args.games is None else args.games,
+        seed=build.seed if args.seed is None else args.seed,
+        cache_dir=None if args.no_cache else build.cache_root / "claims",
     )
     for claim_id in args.claim or sorted(claims):
         result = check_claim(catalog, claims[claim_id], settings)
