@@ -64,9 +64,15 @@ def test_piece_counts_read_as_words(catalog: Catalog) -> None:
     for check in ("no-draw", "play-cannot-lock"):
         result = check_claim(catalog, dataclasses.replace(claim, check=check), settings)
         texts += [result.summary, result.method, *result.numbers]
+    coins = dataclasses.replace(
+        claim, check="coins-same-spread", claim="Four coins, heads counted."
+    )
+    result = check_claim(catalog, coins, settings)
+    texts += [result.summary, *result.numbers]
     assert texts and any("two pieces a side" in text for text in texts)
+    assert any("four coins" in text for text in texts)
     for text in texts:
-        assert not re.search(r"\d+-piece|\b\d+ pieces?\b", text), text
+        assert not re.search(r"\d+-piece|\b\d+ (pieces?|coins)\b", text), text
 
 
 def test_dice_odds_are_compared_exactly(catalog: Catalog) -> None:

@@ -674,7 +674,7 @@ def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     routes = catalog.equipment.routes
 
     def shown(question: str, value: Any) -> str:
-        return routes[value].title if question == "route" else f"{value} pieces"
+        return routes[value].title if question == "route" else _pieces_words(value)
 
     for question, label in (("route", "route"), ("pieces", "piece count")):
         evidence = tablet_evidence(catalog, question)
@@ -735,11 +735,12 @@ def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     def table(odds: dict[int, Fraction]) -> str:
         return ", ".join(f"{throw}: {odds[throw]}" for throw in sorted(odds))
 
-    numbers = {f"{coins} coins, heads counted": table(spread), "this rulebook's dice": table(dice)}
+    named = _COUNT_WORDS.get(coins, str(coins))
+    numbers = {f"{named} coins, heads counted": table(spread), "this rulebook's dice": table(dice)}
     summary = (
-        f"Exactly the same: {coins} coins give every throw with the chance the dice give it."
+        f"Exactly the same: {named} coins give every throw with the chance the dice give it."
         if same
-        else f"Not the same: {coins} coins and the dice give different chances."
+        else f"Not the same: {named} coins and the dice give different chances."
     )
     method = (
         "Exact fractions: the chance of k heads in n fair coins, C(n, k) / 2^n, against the"
