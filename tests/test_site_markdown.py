@@ -292,3 +292,38 @@ def test_a_configured_address_goes_into_every_citation(
     assert ctx.site_citation().url == "https://rules.test/ur/"
     monkeypatch.setenv("SITE_URL", " ")
     assert site_url() is None
+
+
+def test_an_effect_row_says_which_rulebooks_play_the_same_game() -> None:
+    """Rulebooks that play exactly the same game show identical figures: each row says so."""
+    from types import SimpleNamespace as Row
+
+    interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
+    effect = [
+        Row(
+            variant=vid,
+            question="q",
+            change=Row(value="v"),
+            win_rate=interval,
+            throws=interval,
+            changed=Row(games=2555, seed=1),
+        )
+        for vid in ("merit", "sr")
+    ]
+    variants = {"merit": Row(id="merit", short="Merit"), "sr": Row(id="sr", short="S&R")}
+    text = (
+        environment()
+        .get_template("_question_effect.md.j2")
+        .render(
+            q=Row(drives_engine=True, measure=()),
+            effect=effect,
+            variants=variants,
+            same_game={"merit": [variants["sr"]], "sr": [variants["merit"]]},
+            link=lambda target: target,
+            variant_page=lambda vid: f"{vid}.md",
+            label=lambda question, value: value,
+            verdict=lambda e: Row(changes_play=True),
+        )
+    )
+    assert "[Merit](merit.md) (the same game as [S&R](sr.md))" in text
+    assert "[S&R](sr.md) (the same game as [Merit](merit.md))" in text

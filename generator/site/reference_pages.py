@@ -11,7 +11,7 @@ import yaml
 
 from generator.model.variant import Evidence, Ruling, Source
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
-from generator.site.equivalence import value_verdict
+from generator.site.equivalence import same_game_groups, value_verdict
 from generator.site.render import environment, render
 
 DATA = Path(__file__).parent / "data"
@@ -65,6 +65,11 @@ def answers(ctx: SiteContext, question_id: str) -> list[Answer]:
 def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
     env = environment()
     pages = {}
+    simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
+    same_game = {
+        vid: [ctx.catalog.variants[other] for other in others]
+        for vid, others in same_game_groups(simulated).items()
+    }
     for qid, question in ctx.catalog.questions.items():
         page = question_page(qid)
         played_by = {vid: r.rulings[qid] for vid, r in ctx.resolved.items() if qid in r.rulings}
@@ -82,6 +87,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             target=ctx.ruling_target,
             variant_page=variant_page,
             effect=effects.get(qid),
+            same_game=same_game,
             label=ctx.words.label,
             verdict=lambda e: value_verdict(
                 ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value
