@@ -184,7 +184,8 @@ def test_pair_page_concludes_and_says_which_differences_change_play(
     assert "a different game" in safe and "leaves every legal move" in safe
     # Both rulings side by side, the Spanish quote with its translation.
     assert safe.count('<div class="pair-side"') == 2
-    assert "Todas las rosetas son seguras." in safe and "Translated: Every rosette is safe." in safe
+    original = safe.index("Todas las rosetas son seguras.")
+    assert "English translation</span>\nEvery rosette is safe." in safe[original:]
     for page, text in files.items():
         if page.startswith(("compare/", "questions/")):
             assert "changes the game" not in text, page
@@ -222,7 +223,7 @@ def test_comparison_status_is_against_the_baseline(catalog: Catalog) -> None:
     rows = {row.question.id: row for row in comparison_rows(ctx, Comparer(ctx))}
     child, game = ctx.variant_ids.index("fixture-child"), ctx.variant_ids.index("fixture-game")
     both = [child, game]
-    assert rows["board"].status(game, both) == "same ruling in every rulebook shown"
+    assert rows["board"].status(game, both) == "the same in every rulebook shown"
     assert rows["route"].status(game, both) == "a different game in 1 rulebook"
     # The verdict is symmetric: either ruling put into the other rulebook.
     for row in rows.values():
@@ -284,7 +285,7 @@ def test_a_configured_address_goes_into_every_citation(
     monkeypatch.setenv("SITE_URL", "https://rules.test/ur")
     assert site_url() == "https://rules.test/ur/"
     ctx = SiteContext(catalog, site_url(), load_editions(DATA / "variants"))
-    config = generated_config(ctx)
+    config = generated_config(ctx, ())
     assert 'site_url: "https://rules.test/ur/"' in config
     bib = citation_files(ctx)["citations.bib"]
     assert "not configured" not in bib
@@ -327,3 +328,35 @@ def test_an_effect_row_says_which_rulebooks_play_the_same_game() -> None:
     )
     assert "[Merit](merit.md) (the same game as [S&R](sr.md))" in text
     assert "[S&R](sr.md) (the same game as [Merit](merit.md))" in text
+
+
+def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
+    catalog: Catalog, files: dict[str, str]
+) -> None:
+    import yaml
+
+    nav = yaml.safe_load(files[".generated/mkdocs.yml"])["nav"]
+    heads = [entry if isinstance(entry, str) else next(iter(entry)) for entry in nav]
+    assert heads[:3] == ["index.md", "Rulebooks", "compare/index.md"]
+    assert heads[3:] == [
+        "Rule questions",
+        "statistics/index.md",
+        "claims/index.md",
+        "sources/index.md",
+        "glossary/index.md",
+        "About",
+    ]
+    sections = {next(iter(e)): next(iter(e.values())) for e in nav if isinstance(e, dict)}
+    assert sections["Rule questions"] == [
+        "questions/index.md",
+        *(f"questions/{q}.md" for q in catalog.questions),
+    ]
+    assert sections["Rulebooks"][0] == "variants/index.md"
+    assert set(sections["Rulebooks"][1:]) == {f"variants/{v}.md" for v in catalog.variants}
+    assert sections["About"] == ["about.md", "methodology.md", "changes/index.md"]
+    listed = {p for pages in sections.values() for p in pages} | {
+        e for e in nav if isinstance(e, str)
+    }
+    generated = {n for n in files if n.endswith(".md") and not n.startswith((".", "r/"))}
+    pairs = {n for n in generated if "--" in n}
+    assert generated - pairs <= listed, "a generated page is missing from the navigation"

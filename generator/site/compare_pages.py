@@ -28,8 +28,8 @@ throw is tried at each)."""
 
 SHOW_CHOICES = {
     "all": "every question",
-    "rulings": "the rulings differ from the baseline",
-    "play": "the game differs from the baseline (the engine's verdict)",
+    "rulings": "rulings that differ from the baseline",
+    "play": "a different game from the baseline",
 }
 """The comparison's filters: address value -> what the reader reads."""
 
@@ -65,11 +65,11 @@ class Row:
         differing = [i for i in chosen if self.differs(baseline, i)]
         playing = [i for i in differing if self.plays_differently(baseline, i)]
         if not differing:
-            return "same ruling in every rulebook shown"
+            return "the same in every rulebook shown"
         if not self.question.drives_engine:
-            return "rulings differ; the engine does not play this question"
+            return "differs; the engine does not play it"
         if not playing:
-            return "worded differently; the engine plays the same game"
+            return "worded differently; the same game"
         n = len(playing)
         return f"a different game in {n} rulebook{'s' if n != 1 else ''}"
 
@@ -381,6 +381,7 @@ def pair_pages(
             words=lambda ruling: value_words(ctx, ruling),
             verdict_words=verdict_words,
             sources=ctx.catalog.sources,
+            languages=ctx.words.language,
             stats_a=statistics.get(a),
             stats_b=statistics.get(b),
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results
 from generator.site.cite import AUTHOR, bibliography_bib, bibliography_json, bibliography_ris
@@ -14,6 +16,7 @@ from generator.site.compare_pages import (
 )
 from generator.site.context import SiteContext
 from generator.site.edition_pages import about_edition, changes_page, ruling_index, short_pages
+from generator.site.navigation import navigation
 from generator.site.reference_pages import (
     abbreviations,
     glossary_page,
@@ -26,10 +29,11 @@ from generator.site.statistics_page import statistics_files
 from generator.site.variant_pages import variant_pages, variants_index
 
 
-def generated_config(ctx: SiteContext) -> str:
+def generated_config(ctx: SiteContext, pages: Collection[str]) -> str:
     """The generated half of the mkdocs configuration (``INHERIT``-ed by ``mkdocs.yml``): the
-    site's address when configured (``SITE_URL``), its author, the edition's facts, and the
-    reverse address of every pair page (``compare/b--a/`` leads to ``compare/a--b/``)."""
+    site's address when configured (``SITE_URL``), its author, the edition's facts, the
+    navigation over the generated ``pages`` (:mod:`generator.site.navigation`), and the reverse
+    address of every pair page (``compare/b--a/`` leads to ``compare/a--b/``)."""
     edition = ctx.editions.current
     return render(
         environment(),
@@ -38,6 +42,7 @@ def generated_config(ctx: SiteContext) -> str:
         author=AUTHOR,
         version=edition.number,
         date=edition.date.isoformat(),
+        nav=navigation(ctx, pages),
         redirects=reverse_pair_redirects(ctx.variant_ids),
     )
 
@@ -73,6 +78,6 @@ def all_files(ctx: SiteContext, results: Results | None) -> dict[str, str | byte
     files.update(ruling_index(ctx))
     files.update(changes_page(ctx))
     files.update(about_edition(ctx))
-    files[".generated/mkdocs.yml"] = generated_config(ctx)
+    files[".generated/mkdocs.yml"] = generated_config(ctx, files)
     files[".includes/abbreviations.md"] = abbreviations(glossary_terms())
     return files

@@ -47,19 +47,42 @@ def open_research_questions() -> list[dict[str, str]]:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """The rulebooks giving one value to one question."""
+class GivenBy:
+    """One ruling giving an answer: the rulebook that states it, and the rulebooks deriving
+    from it that inherit it unchanged."""
 
-    label: str
-    rulings: tuple[Ruling, ...]
+    ruling: Ruling
+    heirs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer to a question, in words, and every ruling (with its heirs) that gives it."""
+
+    words: str
+    given_by: tuple[GivenBy, ...]
+
+    @property
+    def rulebooks(self) -> list[str]:
+        return [v for g in self.given_by for v in (g.ruling.variant, *g.heirs)]
 
 
 def answers(ctx: SiteContext, question_id: str) -> list[Answer]:
-    grouped: dict[str, list[Ruling]] = {}
-    for ruling in ctx.rulings.values():
-        if ruling.question == question_id:
-            grouped.setdefault(ctx.describe(ruling), []).append(ruling)
-    return [Answer(label, tuple(rs)) for label, rs in grouped.items()]
+    """The rulebooks grouped by their answer in words, the answer most rulebooks give first
+    (rulebook order within an answer). A rulebook that inherits its ruling is listed with the
+    rulebook that states it: the two share one ruling and its quotes."""
+    grouped: dict[str, dict[str, list[str]]] = {}
+    for vid, resolved in ctx.resolved.items():
+        ruling = resolved.rulings.get(question_id)
+        if ruling is not None:
+            heirs = grouped.setdefault(ctx.describe(ruling), {}).setdefault(ruling.id, [])
+            if vid != ruling.variant:
+                heirs.append(vid)
+    found = [
+        Answer(words, tuple(GivenBy(ctx.rulings[rid], tuple(h)) for rid, h in rulings.items()))
+        for words, rulings in grouped.items()
+    ]
+    return sorted(found, key=lambda a: -len(a.rulebooks))
 
 
 def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
@@ -79,6 +102,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             fm=ctx.front_matter(question.title, question.explanation),
             q=question,
             answers=answers(ctx, qid),
+            languages=ctx.words.language,
             played_by=played_by,
             silent=[ctx.catalog.variants[v] for v in ctx.resolved if v not in played_by],
             variants=ctx.catalog.variants,

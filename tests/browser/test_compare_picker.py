@@ -1,8 +1,9 @@
 """Comparing as a reader does: pick rulebooks and a baseline, filter the questions, share the
 address, scroll a long table (desktop and phone), and name a pair in either order.
 
-Contract: /compare/ has a form ``#compare-picker`` (checkboxes ``input[name=with]``, a select
-``[name=base]``, radios ``input[name=show]`` with values all / rulings / play), the table
+Contract: /compare/ has a form ``#compare-picker`` (checkboxes ``input[name=with]`` folded in a
+``details.picker-rulebooks``, a select ``[name=base]``, a select ``[name=show]`` with values
+all / rulings / play), the table
 ``#comparison`` whose rulebook cells carry ``data-variant``, and a status cell per row. What a
 filter must show is worked out here from the cell texts (different values read differently)
 and from the engine (``compare_pages.comparison_rows``), not from the page's script.
@@ -73,7 +74,17 @@ def open_compare(page: Page, site: ServedSite, query: str = "") -> None:
     page.wait_for_selector("#compare-picker:not([hidden])")
 
 
+def open_rulebook_list(page: Page) -> None:
+    if not page.eval_on_selector("#compare-picker details.picker-rulebooks", "d => d.open"):
+        page.click("#compare-picker details.picker-rulebooks > summary")
+
+
+def show(page: Page, value: str) -> None:
+    page.select_option("#compare-picker select[name=show]", value)
+
+
 def pick(page: Page, variants: list[str], baseline: str) -> None:
+    open_rulebook_list(page)
     page.click('#compare-picker button[data-pick="none"]')
     for v in variants:
         page.check(f'#compare-picker input[name=with][value="{v}"]')
@@ -142,10 +153,10 @@ def test_filters_show_the_rows_whose_rulings_or_play_differ(
         for q, row in engine_rows.items()
         if any(row.plays_differently(base, i) for i in range(len(ids)))
     }
-    page.check('#compare-picker input[name=show][value="rulings"]')
+    show(page, "rulings")
     rulings_rows = {str(r["question"]) for r in shown(page)}
     assert rulings_rows == differing
-    page.check('#compare-picker input[name=show][value="play"]')
+    show(page, "play")
     play_rows = shown(page)
     assert {str(r["question"]) for r in play_rows} == playing
     assert playing <= differing
@@ -169,7 +180,9 @@ def test_a_shared_address_restores_the_choice(
     )
     assert checked == chosen
     assert page.input_value("#compare-picker select[name=base]") == "merit-1976"
-    assert page.is_checked('#compare-picker input[name=show][value="rulings"]')
+    assert page.input_value("#compare-picker select[name=show]") == "rulings"
+    chosen_words = page.inner_text("#compare-chosen")
+    assert all(catalog.variants[v].short in chosen_words for v in chosen), chosen_words
     rows = shown(page)
     assert rows and len(rows) < len(catalog.questions)
     for row in rows:

@@ -32,9 +32,9 @@
   function rowStatus(question, base, chosen) {
     var differing = chosen.filter(function (i) { return question.values[i] !== question.values[base]; });
     var playing = differing.filter(function (i) { return question.plays[base].charAt(i) === "1"; });
-    if (!differing.length) { return { text: "same ruling in every rulebook shown", differs: false, plays: false }; }
-    if (!question.engine) { return { text: "rulings differ; the engine does not play this question", differs: true, plays: false }; }
-    if (!playing.length) { return { text: "worded differently; the engine plays the same game", differs: true, plays: false }; }
+    if (!differing.length) { return { text: "the same in every rulebook shown", differs: false, plays: false }; }
+    if (!question.engine) { return { text: "differs; the engine does not play it", differs: true, plays: false }; }
+    if (!playing.length) { return { text: "worded differently; the same game", differs: true, plays: false }; }
     var n = playing.length;
     return { text: "a different game in " + n + " rulebook" + (n !== 1 ? "s" : ""), differs: true, plays: true };
   }
@@ -89,7 +89,9 @@
       box.checked = state.chosen.indexOf(box.value) >= 0;
     });
     form.querySelector("select[name=base]").value = state.base;
-    Array.prototype.forEach.call(form.querySelectorAll("input[name=show]"), function (radio) { radio.checked = radio.value === state.show; });
+    form.querySelector("select[name=show]").value = state.show;
+    form.querySelector("#compare-chosen").textContent = state.chosen.length === ids.length
+      ? "all " + ids.length : state.chosen.length ? state.chosen.map(function (id) { return names[id]; }).join(", ") : "none";
 
     var summary = form.querySelector("#compare-summary");
     if (!state.chosen.length) {
@@ -118,9 +120,9 @@
     if (chosen.indexOf(base) < 0) {
       if (changed && changed.name === "base") { chosen.push(base); } else if (chosen.length) { base = chosen[0]; }
     }
-    var show = form.querySelector("input[name=show]:checked");
+    var show = form.querySelector("select[name=show]").value;
     var ids = boxes.map(function (box) { return box.value; });
-    return { chosen: ids.filter(function (id) { return chosen.indexOf(id) >= 0; }), base: base, show: show ? show.value : state.show };
+    return { chosen: ids.filter(function (id) { return chosen.indexOf(id) >= 0; }), base: base, show: SHOW.indexOf(show) >= 0 ? show : state.show };
   }
 
   function init() {

@@ -1,0 +1,51 @@
+"""The site's navigation, in the order a reader needs it: the rulebooks first, then the
+comparison, the rule questions in the order of play (as ``/questions/`` lists them), the
+statistics, the claims, the sources, the glossary and the pages about the site.
+
+mkdocs would otherwise list the pages alphabetically by file (the questions in file order and
+the rulebooks after the claims); the generated configuration carries this order instead. Pair
+pages and the short ruling addresses stay out of the navigation (``not_in_nav`` in mkdocs.yml):
+they are many, and listed on ``/compare/`` and ``/r/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from generator.site.context import SiteContext, question_page, variant_page
+
+HAND_WRITTEN = ("index.md", "about.md", "methodology.md")
+"""The pages of ``docs/`` written by hand (all others are generated)."""
+ABOUT_PAGES = ("about.md", "methodology.md", "changes/index.md")
+"""The pages about the site itself, last: what it is, how it reads its sources, its editions."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of pages; its first page is the section's own page."""
+
+    title: str
+    pages: tuple[str, ...]
+
+
+NavEntry = str | Section
+
+
+def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
+    """Docs-relative pages (and sections of them) in reading order. A page the build did not
+    generate (the statistics without simulation, say) is left out rather than linked."""
+
+    def present(*pages: str) -> list[str]:
+        return [p for p in pages if p in generated or p in HAND_WRITTEN]
+
+    rulebooks = ["variants/index.md", *(variant_page(v) for v in ctx.variant_ids)]
+    questions = ["questions/index.md", *(question_page(q) for q in ctx.catalog.questions)]
+    entries: list[NavEntry] = ["index.md"]
+    entries.append(Section("Rulebooks", tuple(present(*rulebooks))))
+    entries += present("compare/index.md")
+    entries.append(Section("Rule questions", tuple(present(*questions))))
+    entries += present("statistics/index.md", "claims/index.md")
+    entries += present("sources/index.md", "glossary/index.md")
+    entries.append(Section("About", tuple(present(*ABOUT_PAGES))))
+    return entries
