@@ -280,6 +280,20 @@ def test_on_a_phone_each_question_is_a_card_with_labelled_values(
     page = open_page(viewport=PHONE)
     open_compare(page, site)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    # The picker is compact: folded, it takes under a fifth of the screen, and the first card's
+    # question is on the first screen below it.
+    picker = page.locator("#compare-picker").bounding_box()
+    assert picker is not None and picker["height"] <= PHONE["height"] / 5, picker
+    page.evaluate("() => window.scrollTo(0, document.querySelector('#compare-picker').offsetTop)")
+    card = page.locator("#comparison tbody th").first.bounding_box()
+    assert card is not None and card["y"] + card["height"] <= PHONE["height"], card
+    open_rulebook_list(page)
+    opened = page.locator("#compare-picker").bounding_box()
+    assert opened is not None and opened["width"] <= PHONE["width"]
+    shot = screenshot_folder / "compare-picker-open-phone.png"
+    page.screenshot(path=shot)
+    record_screenshot(request.config, shot)
+    page.click("#compare-picker details.picker-rulebooks > summary")
     labels = page.evaluate(
         """() => [...document.querySelectorAll('#comparison tbody tr:first-child td')]
              .map((td) => getComputedStyle(td, '::before').content)"""

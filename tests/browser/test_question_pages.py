@@ -41,7 +41,8 @@ _ANSWERS = """
       else if (el.tagName === 'P' && !blocks.length)
         list = [...el.querySelectorAll('a')].map((a) => new URL(a.href).pathname);
     }
-    const words = [...h.childNodes].filter((n) => !(n.classList && n.classList.contains('headerlink')))
+    const words = [...h.childNodes]
+      .filter((n) => !(n.classList && n.classList.contains('headerlink')))
       .map((n) => n.textContent).join('').trim();
     return { words, rulebooks: list, blocks };
   })
