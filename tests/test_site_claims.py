@@ -112,3 +112,15 @@ def test_tablet_claim_splits_route_and_piece_count() -> None:
     assert result.numbers["route: verdict"] == UNSUPPORTED
     assert result.numbers["piece count: verdict"] == CONTRADICTED
     assert result.verdict == CONTRADICTED
+
+
+def test_claims_command_prints_verdict_and_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """`ur-variants claims ID` reproduces a claim's verdict and figures; unknown ids are refused."""
+    from generator.cli import main
+
+    assert main(["claims", "gb-claim-coins-same-spread", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("gb-claim-coins-same-spread: supported")
+    assert "four coins, heads counted: 0: 1/16" in out
+    assert main(["claims", "no-such-claim"]) == 2
+    assert "unknown claim no-such-claim" in capsys.readouterr().err
