@@ -107,3 +107,26 @@ def test_a_rulebooks_name_finds_its_own_page_before_any_pair_page(
     ]
     assert hits, f"searching {name!r} found nothing"
     assert hits[0] == f"/variants/{variant}/", f"searching {name!r}: first hits {hits[:5]}"
+
+
+def test_a_ruling_id_typed_into_search_finds_that_ruling_first(
+    page: Page, site: ServedSite, rulings_by_id: dict[str, Ruling], ruling_homes: dict[str, str]
+) -> None:
+    """A ruling id is one word to search (its hyphens do not split it): typed whole, it leads
+    to its rulebook and, first among that page's sections, to the ruling itself. Ids are taken
+    across the data (every fortieth, in order), so several rulebooks and questions are tried."""
+    problems = []
+    for ruling in sorted(rulings_by_id)[::40]:
+        page.goto(site.url)
+        search = page.locator(SEARCH_INPUT)
+        search.click()
+        search.fill(ruling)
+        page.wait_for_selector(SEARCH_HITS)
+        hits = [
+            without_query(urljoin(page.url, href))
+            for href in page.locator(SEARCH_HITS).evaluate_all("(ls) => ls.map((a) => a.href)")
+        ]
+        home = site.address(ruling_homes[ruling])
+        if hits[:2] != [home, f"{home}#{ruling}"]:
+            problems.append(f"{ruling}: first hits {hits[:3]}")
+    assert not problems, "\n".join(problems)
