@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -247,3 +248,15 @@ def playthrough(variant_id: str) -> str:
     won = winner(rules, position)
     lines.append(f"winner {won.name.lower()}" if won is not None else f"stopped after {cap} throws")
     return "\n".join(lines) + "\n"
+
+
+def copy_project(target: Path) -> Path:
+    """A copy of what a site build reads (data, theme overrides, configuration, hand-written
+    pages) under ``target``, to build or damage without touching the repository."""
+    for name in ("variants", "overrides"):
+        shutil.copytree(ROOT / name, target / name)
+    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    (target / "docs").mkdir()
+    for page in (ROOT / "docs").glob("*.md"):
+        shutil.copy(page, target / "docs" / page.name)
+    return target

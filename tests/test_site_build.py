@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import copy_project
 
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.site.edition import load_editions
@@ -32,16 +33,6 @@ EPOCH = "1764460800"  # 2025-11-30: a fixed release date, as SOURCE_DATE_EPOCH
 pytestmark = pytest.mark.slow
 
 
-def _copy_project(target: Path) -> Path:
-    for name in ("variants", "overrides"):
-        shutil.copytree(PROJECT / name, target / name)
-    shutil.copy(PROJECT / "mkdocs.yml", target / "mkdocs.yml")
-    (target / "docs").mkdir()
-    for page in (PROJECT / "docs").glob("*.md"):
-        shutil.copy(page, target / "docs" / page.name)
-    return target
-
-
 @pytest.fixture(scope="module")
 def environment() -> Iterator[None]:
     patch = pytest.MonkeyPatch()
@@ -53,7 +44,7 @@ def environment() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory, environment: None) -> Path:
-    return _copy_project(tmp_path_factory.mktemp("project"))
+    return copy_project(tmp_path_factory.mktemp("project"))
 
 
 LEFTOVERS = (".site.building-killed", ".site.replaced", ".generating-killed", ".replaced-killed")
@@ -187,7 +178,7 @@ def test_build_is_deterministic(root: Path, site: Path, catalog: Catalog) -> Non
 
 def test_failed_builds_keep_the_previous_site(tmp_path: Path, root: Path, site: Path) -> None:
     before = _digest(site)
-    broken = _copy_project(tmp_path / "broken")
+    broken = copy_project(tmp_path / "broken")
     shutil.copytree(site, broken / "site")
     variant = next(
         p

@@ -14,10 +14,15 @@ from generator.model.yamlsource import Document, Problem, shown
 _ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$"
 _CELL_PATTERN = "^r[1-9][0-9]*c[1-9][0-9]*$"
 _LANGUAGE = "^[a-z]{2,3}$"
+_URL_PATTERN = r"^https?://[^\s<>\"]+$"
+"""A source's address: a web address only, so that no ``javascript:`` or ``data:`` link can be
+published from the data."""
 _FORMS = {
     _ID_PATTERN: "ids are lowercase words joined by hyphens",
     _CELL_PATTERN: "cells look like r2c4",
     _LANGUAGE: "languages are two- or three-letter codes such as en or es",
+    _URL_PATTERN: "it is not a web address; give one starting with https:// or http://"
+    " (javascript:, data: and other schemes are refused)",
 }
 """What each pattern asks for, in words, for its error message."""
 
@@ -49,7 +54,7 @@ SOURCES_SCHEMA: dict[str, Any] = {
                     "language": {"type": "string", "pattern": _LANGUAGE},
                     "kind": {"$ref": "#/$defs/kind"},
                     "seed": {"type": ["string", "null"]},
-                    "url": {"type": ["string", "null"]},
+                    "url": {"type": ["string", "null"], "pattern": _URL_PATTERN},
                     "note": {"type": ["string", "null"]},
                 },
             },

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from html import escape
 from itertools import groupby
 
+from markupsafe import Markup
+
 from generator.model.equipment import Board, Cell, Route, parse_cell
 from generator.site.vocabulary import Vocabulary, listing, number_ranges
 
@@ -70,9 +72,10 @@ def board_svg(
     description: str,
     names: Mapping[Cell, str],
     pieces: Pieces | None = None,
-) -> str:
+) -> Markup:
     """One ``<svg role="img">`` with a ``<title>`` and ``<desc>``; ``svg_id`` must be unique
-    on the page (it prefixes the ids the arrow markers and the text alternative use).
+    on the page (it prefixes the ids the arrow markers and the text alternative use). Text
+    from the data is escaped here, so pages may print the result as markup.
     ``names`` gives each square's hover text in words (see :func:`square_names`)."""
     width = board.columns * CELL + 2 * MARGIN
     height = board.rows * CELL + 2 * MARGIN
@@ -108,7 +111,7 @@ def board_svg(
     if pieces is not None:
         parts.extend(_pieces(pieces))
     parts.append("</svg>")
-    return "".join(parts)
+    return Markup("".join(parts))
 
 
 def _label_size(width: int) -> int:

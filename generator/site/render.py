@@ -1,12 +1,17 @@
 """Jinja2 rendering and the all-or-nothing swap of generated files into ``docs/``.
 
 Templates run with ``StrictUndefined``: a missing value is an error, never a blank on a page.
+Every value a template prints is escaped for Markdown and HTML at one place (the environment's
+``finalize``, with autoescaping on), so a template cannot forget: data text reaches a page as
+text, never as markup. Only :class:`~markupsafe.Markup` the generator built itself (diagrams,
+links, macro output) is printed as it is; ``code`` and ``yaml_string`` give the other contexts.
 Generated files are first written to a temporary folder; only when every page rendered are
 they moved into ``docs/``, so a failed generation leaves the previous pages in place.
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import shutil
@@ -14,8 +19,10 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
+from markupsafe import Markup
 
 TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = Path(__file__).parent / "assets"
@@ -39,13 +46,65 @@ GENERATED = (
 )
 """Top-level entries of ``docs/`` the generator owns (git-ignored); all else is hand-written."""
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
+_MARKUP = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<lead>[!-/:-@\[-`{-~]|[0-9]+[.)])"
+    r"|(?P<char>[&<>\"'\\`*_\[\]{}|])",
+    re.MULTILINE,
+)
+"""What Markdown, HTML or a Markdown extension (attr_list, abbr, footnotes, snippets) could
+read as markup: these characters anywhere, and any punctuation (or the ``1.`` of an ordered
+list) opening a line, where it could start a heading, list, quote, admonition or tab."""
 
 
-def md_escape(text: str) -> str:
-    """Escape characters Markdown would read as markup, so quotes print word for word."""
-    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text.strip())
-    return re.sub(r"^([#+-])", r"\\\1", escaped, flags=re.MULTILINE)
+def _references(text: str) -> str:
+    return "".join(f"&#{ord(char)};" if not char.isdigit() else char for char in text)
+
+
+def markdown_text(value: object) -> Markup:
+    r"""Plain text as Markdown that renders to exactly that text, inert in HTML and Markdown.
+
+    Every character that could be read as markup becomes a numeric character reference, which
+    Python-Markdown passes through and a browser shows as the character itself (a backslash
+    escape would not do: Python-Markdown leaves ``\<`` as a visible backslash). The result is
+    valid inside text, table cells, admonition and link titles, quoted HTML attributes and
+    double-quoted YAML strings.
+
+    >>> str(markdown_text("<b>x</b> [a](javascript:y) if (x \<= 0)"))
+    '&#60;b&#62;x&#60;/b&#62; &#91;a&#93;(javascript:y) if (x &#92;&#60;= 0)'
+    >>> str(markdown_text("# not a heading\n1. not a list"))
+    '&#35; not a heading\n1&#46; not a list'
+    """
+    if isinstance(value, Markup):
+        return value
+
+    def reference(m: re.Match[str]) -> str:
+        if m.group("char"):
+            return _references(m.group("char"))
+        return m.group("indent") + _references(m.group("lead"))
+
+    return Markup(_MARKUP.sub(reference, str(value)))
+
+
+def _finalize(value: object) -> object:
+    """Every ``{{ ... }}`` of every template passes here: data text is escaped, numbers pass,
+    and only :class:`~markupsafe.Markup` (markup the generator built itself) is trusted."""
+    if isinstance(value, (Markup, int, float)):
+        return value
+    return markdown_text(value)
+
+
+def code_span(value: object) -> Markup:
+    """Text as one Markdown code span, shown character for character (a backtick inside
+    cannot close it: the fence is longer than any run of backticks in the text)."""
+    text = one_line(str(value))
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return Markup(f"{fence}{pad}{text}{pad}{fence}")
+
+
+def yaml_string(value: object) -> Markup:
+    """A double-quoted YAML scalar (JSON's string syntax is a subset of YAML's)."""
+    return Markup(json.dumps(str(value), ensure_ascii=False))
 
 
 def one_line(text: str) -> str:
@@ -53,11 +112,20 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_TITLE_LOOKALIKES = str.maketrans({"<": "‹", ">": "›"})
+
+
 def title_text(text: str) -> str:
-    """Text safe inside an admonition or tab title (double-quoted in Markdown): straight double
-    quotes become curly ones, opening at the start or after a space or bracket, closing
-    elsewhere."""
-    return re.sub(r'(^|[\s(\[])"', r"\1“", one_line(text)).replace('"', "”")
+    """Text for a page title, or an admonition or tab title (double-quoted in Markdown):
+    straight double quotes become curly ones, opening at the start or after a space or bracket,
+    closing elsewhere.
+
+    A page title reaches the theme's ``<title>`` through ``striptags``, which turns character
+    references back into characters: angle brackets are therefore replaced by lookalikes, so
+    no title can close ``<title>`` and open an element.
+    """
+    curly = re.sub(r'(^|[\s(\[])"', r"\1“", one_line(text)).replace('"', "”")
+    return curly.translate(_TITLE_LOOKALIKES)
 
 
 def lower_first(text: str) -> str:
@@ -65,10 +133,11 @@ def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def relative_link(source: str, target: str) -> str:
-    """A Markdown link from docs page ``source`` to docs file ``target`` (both docs-relative).
+def relative_link(source: str, target: str) -> Markup:
+    """A Markdown link from docs page ``source`` to docs file ``target`` (both docs-relative),
+    percent-encoded so that it cannot leave a link's parentheses or an attribute's quotes.
 
-    >>> relative_link("variants/a/index.md", "compare/index.md")
+    >>> str(relative_link("variants/a/index.md", "compare/index.md"))
     '../../compare/index.md'
     """
     anchor = ""
@@ -76,7 +145,7 @@ def relative_link(source: str, target: str) -> str:
         target, anchor = target.split("#", 1)
         anchor = "#" + anchor
     start = posixpath.dirname(source) or "."
-    return posixpath.relpath(target, start) + anchor
+    return Markup(quote(posixpath.relpath(target, start) + anchor, safe="/#-._~"))
 
 
 def environment() -> jinja2.Environment:
@@ -86,9 +155,11 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,
+        autoescape=True,
+        finalize=_finalize,
     )
-    env.filters["md"] = md_escape
+    env.filters["code"] = code_span
+    env.filters["yaml_string"] = yaml_string
     env.filters["one_line"] = one_line
     env.filters["title_text"] = title_text
     env.filters["lower_first"] = lower_first

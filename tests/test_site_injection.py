@@ -1,0 +1,196 @@
+"""Markup in the data reaches the built site as text, never as markup (issue 10, item 3).
+
+Every free-text field of every data file (titles, short names, summaries, ruling texts, quotes,
+translations, notes, locators, source titles and authors, claims, question texts, dice labels)
+gets a payload of HTML, Markdown and Markdown-extension markup; the site is built from that
+copy and every built page is parsed: no element, attribute or link may come from the payload,
+and a ruling text must read on the page exactly as written. Quotes must read verbatim too
+(issue 11: a quote once showed ``if (roll.value() \\<= 0)``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import copy_project
+
+from generator.model.catalog import load_catalog, load_valid_catalog
+from generator.site.pipeline import BuildOptions, build
+
+PROJECT = Path(__file__).resolve().parent.parent
+MARK = "ur-injected"
+PAYLOAD = (
+    f'# <script>alert("{MARK}")</script> <img src=x onerror=alert(1)> '
+    f'[click {MARK}](javascript:alert(2)) <a href="data:text/html,{MARK}">d</a> '
+    '{: onclick="alert(3)" } *em* _under_ `tick` if (roll.value() \\<= 0) &amp; a | b '
+    '--8<-- "abbreviations.md" [^1] *[ur]: abbr'
+)
+"""What every text field ends with: a heading marker, HTML elements and event handlers, a
+``javascript:`` link, a ``data:`` link, an attr_list attribute, emphasis, a code span, a
+backslash, an entity, a table pipe, a snippet include, a footnote and an abbreviation."""
+
+TEXT_KEYS = frozenset(
+    {
+        "author",
+        "claim",
+        "explanation",
+        "label",
+        "locator",
+        "name",
+        "note",
+        "quote",
+        "short",
+        "summary",
+        "text",
+        "title",
+        "translation",
+    }
+)
+
+pytestmark = pytest.mark.slow
+
+
+SHORT = "<b>{}[x](javascript:1)"
+"""Short names are at most 24 characters: markup and a distinct number (they are labels)."""
+
+
+def _injected(key: str, value: str, count: Iterator[int]) -> str:
+    if key == "short":
+        return SHORT.format(next(count))
+    return f"{value} {PAYLOAD}"
+
+
+def _inject(node: Any, count: Iterator[int], seeded: set[str]) -> Any:
+    """``node`` with the payload in every text field; a quote from a kept seed page stays as
+    it is (validation checks it against the page, character for character)."""
+    if isinstance(node, dict):
+        keep = {"quote"} if node.get("source") in seeded else set()
+        return {
+            key: _injected(key, value, count)
+            if key in TEXT_KEYS - keep and isinstance(value, str)
+            else _inject(value, count, seeded)
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_inject(item, count, seeded) for item in node]
+    return node
+
+
+def _poisoned_project(target: Path) -> Path:
+    copy_project(target)
+    count = itertools.count(10)
+    sources = yaml.safe_load((target / "variants/sources.yml").read_text(encoding="utf-8"))
+    seeded = {s["id"] for s in sources["sources"] if s.get("seed")}
+    for path in sorted((target / "variants").glob("*.yml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        path.write_text(
+            yaml.safe_dump(_inject(data, count, seeded), allow_unicode=True, sort_keys=False)
+        )
+    return target
+
+
+@pytest.fixture(scope="module")
+def poisoned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = _poisoned_project(tmp_path_factory.mktemp("poisoned"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", "1764460800")
+        build(BuildOptions(root=root, simulate=False, log=lambda _: None))
+    yield root
+
+
+class _Page(HTMLParser):
+    """The elements, attributes and text of one page, as a browser's parser would see them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+        self.scripts: list[str] = []
+        self.text: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, attrs))
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        (self.scripts if self._in_script else self.text).append(data)
+
+
+def _pages(site: Path) -> Iterator[tuple[str, _Page]]:
+    for path in sorted(site.rglob("*.html")):
+        page = _Page()
+        page.feed(path.read_text(encoding="utf-8"))
+        yield str(path.relative_to(site)), page
+
+
+def _offences(name: str, page: _Page) -> Iterator[str]:
+    for tag, attrs in page.tags:
+        if tag == "b" or (tag == "img" and ("src", "x") in attrs):
+            yield f"{name}: <{tag}> from the data"
+        for key, value in attrs:
+            value = (value or "").strip().lower()
+            if key.startswith("on"):
+                yield f"{name}: event handler {key}={value!r}"
+            if key in ("href", "src", "action") and value.startswith(("javascript:", "data:")):
+                yield f"{name}: {key}={value!r}"
+    for script in page.scripts:
+        if "alert(" in script or MARK in script:
+            yield f"{name}: script from the data: {script[:80]!r}"
+
+
+def test_no_markup_from_the_data_reaches_a_page(poisoned: Path) -> None:
+    pages = list(_pages(poisoned / "site"))
+    assert len(pages) > 50
+    offences = [o for name, page in pages for o in _offences(name, page)]
+    assert not offences, "\n".join(offences[:30])
+
+
+def test_the_payload_reads_as_text(poisoned: Path) -> None:
+    catalog = load_valid_catalog(poisoned / "variants")
+    variant = catalog.variants["finkel-great-book"]
+    page = _Page()
+    page.feed((poisoned / "site/variants/finkel-great-book/index.html").read_text("utf-8"))
+    shown = " ".join("".join(page.text).split())
+    assert variant.rulings[0].text.split()[0] in shown
+    # The ruling text, its quote and its note all end with the payload, shown character for
+    # character: once per text field at least.
+    assert shown.count(" ".join(PAYLOAD.split())) >= 3 * len(variant.rulings)
+
+
+def test_quotes_read_verbatim_on_the_built_site(poisoned: Path) -> None:
+    """Every quote of the unaltered data, as a reader sees it on the page (built from the real
+    data by tests/test_site_build.py's fixture would cost a second build: the poisoned copy
+    keeps every original quote as its prefix)."""
+    original = load_valid_catalog(PROJECT / "variants")
+    missing = []
+    for vid, variant in original.variants.items():
+        page = _Page()
+        page.feed((poisoned / f"site/variants/{vid}/index.html").read_text("utf-8"))
+        shown = " ".join("".join(page.text).split())
+        for ruling in variant.rulings:
+            for citation in ruling.sources:
+                quote = " ".join((citation.quote or "").split())
+                if quote and quote not in shown:
+                    missing.append(f"{ruling.id}: {quote[:60]!r}")
+    assert not missing, "\n".join(missing[:20])
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "data:text/html,x", "JaVaScRiPt:x", "//x"])
+def test_validate_refuses_a_link_that_is_not_a_web_address(tmp_path: Path, url: str) -> None:
+    shutil.copytree(PROJECT / "variants", tmp_path / "variants")
+    path = tmp_path / "variants" / "sources.yml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["sources"][0]["url"] = url
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    _, problems = load_catalog(tmp_path / "variants")
+    assert [p for p in problems if "not a web address" in p.message and "sources.yml" in str(p)]
