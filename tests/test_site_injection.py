@@ -22,6 +22,7 @@ import yaml
 from conftest import copy_project
 
 from generator.model.catalog import load_catalog, load_valid_catalog
+from generator.site.charts import Interval, interval_chart
 from generator.site.pipeline import BuildOptions, build
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -194,3 +195,9 @@ def test_validate_refuses_a_link_that_is_not_a_web_address(tmp_path: Path, url: 
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     _, problems = load_catalog(tmp_path / "variants")
     assert [p for p in problems if "not a web address" in p.message and "sources.yml" in str(p)]
+
+
+def test_chart_labels_are_text_not_markup() -> None:
+    label = '<script>alert("x")</script> $\\frac{1}{$'
+    svg = interval_chart([Interval(label, 0.5, 0.4, 0.6)], title=label, axis=label)
+    assert "<script" not in svg and "&lt;script&gt;" in svg
