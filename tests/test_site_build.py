@@ -9,6 +9,7 @@ every check shares the same build.
 from __future__ import annotations
 
 import hashlib
+import html
 import itertools
 import json
 import re
@@ -106,6 +107,15 @@ def test_no_page_references_another_host(site: Path) -> None:
             if re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//", ref, re.I) and not ref.startswith(SITE_URL):
                 offenders.append(f"{path.relative_to(site)}: {ref}")
     assert not offenders, "\n".join(offenders[:20])
+
+
+def test_a_quote_with_markup_characters_reads_verbatim(site: Path) -> None:
+    """Issue 11: the real page once showed ``if (roll.value() \\<= 0)``. The reader sees the
+    source's characters, as the browser parses the page (no stray backslash, no entity)."""
+    page = (site / "variants" / "royalur-finkel" / "index.html").read_text(encoding="utf-8")
+    shown = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    assert "if (roll.value() <= 0)" in shown
+    assert "\\<" not in shown and "&lt;" not in shown and "&#" not in shown
 
 
 def test_browser_contract(site: Path, catalog: Catalog) -> None:

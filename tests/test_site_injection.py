@@ -11,13 +11,17 @@ and a ruling text must read on the page exactly as written. Quotes must read ver
 from __future__ import annotations
 
 import itertools
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import pybtex.database
 import pytest
+import rispy
 import yaml
 from conftest import copy_project
 
@@ -31,11 +35,19 @@ PAYLOAD = (
     f'# <script>alert("{MARK}")</script> <img src=x onerror=alert(1)> '
     f'[click {MARK}](javascript:alert(2)) <a href="data:text/html,{MARK}">d</a> '
     '{: onclick="alert(3)" } *em* _under_ `tick` if (roll.value() \\<= 0) &amp; a | b '
-    '--8<-- "abbreviations.md" [^1] *[ur]: abbr'
+    '--8<-- "abbreviations.md" [^1] *[ur]: abbr {{ jinja }} {% raw %} ${x} $\\alpha$ \\n \\\\ '
+    "{ unbalanced } } @string{x} ~^%"
 )
 """What every text field ends with: a heading marker, HTML elements and event handlers, a
 ``javascript:`` link, a ``data:`` link, an attr_list attribute, emphasis, a code span, a
-backslash, an entity, a table pipe, a snippet include, a footnote and an abbreviation."""
+backslash, an entity, a table pipe, a snippet include, a footnote and an abbreviation, Jinja
+and template syntax, TeX (``$``, backslashes) and unbalanced braces for the BibTeX export."""
+
+RULEBOOK = "finkel-great-book"
+TITLE = "[Three pieces](javascript:alert(2))"
+"""The rulebook's whole title: a Markdown link to a script, shown in every page's navigation."""
+SCRIPT = "<script>alert(1)</script>"
+"""What the rulebook's first ruling text opens with."""
 
 TEXT_KEYS = frozenset(
     {
@@ -90,10 +102,11 @@ def _poisoned_project(target: Path) -> Path:
     sources = yaml.safe_load((target / "variants/sources.yml").read_text(encoding="utf-8"))
     seeded = {s["id"] for s in sources["sources"] if s.get("seed")}
     for path in sorted((target / "variants").glob("*.yml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        path.write_text(
-            yaml.safe_dump(_inject(data, count, seeded), allow_unicode=True, sort_keys=False)
-        )
+        data = _inject(yaml.safe_load(path.read_text(encoding="utf-8")), count, seeded)
+        if path.stem == RULEBOOK:
+            data["title"] = TITLE
+            data["rulings"][0]["text"] = f"{SCRIPT} {data['rulings'][0]['text']}"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     return target
 
 
@@ -107,24 +120,51 @@ def poisoned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 class _Page(HTMLParser):
-    """The elements, attributes and text of one page, as a browser's parser would see them."""
+    """The elements, attributes and text of one page, as a browser's parser would see them:
+    also the text of the page's ``<title>``, of its navigation links and of every SVG title."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
         self.scripts: list[str] = []
         self.text: list[str] = []
+        self.title = ""
+        self.nav: list[str] = []
+        self.svg_titles: list[str] = []
+        self._open: list[str] = []
         self._in_script = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append((tag, attrs))
         self._in_script = tag == "script"
+        if tag == "title" and "svg" in self._open:
+            self.svg_titles.append("")
+        if tag == "a" and "md-nav__link" in (dict(attrs).get("class") or ""):
+            self.nav.append("")
+        if tag not in _VOID:
+            self._open.append(tag)
 
     def handle_endtag(self, tag: str) -> None:
         self._in_script = False
+        if tag in self._open:
+            del self._open[len(self._open) - 1 - self._open[::-1].index(tag) :]
 
     def handle_data(self, data: str) -> None:
         (self.scripts if self._in_script else self.text).append(data)
+        if "title" in self._open and "svg" in self._open:
+            self.svg_titles[-1] += data
+        elif self._open[-1:] == ["title"]:
+            self.title += data
+        if "a" in self._open and self.nav and "nav" in self._open:
+            self.nav[-1] += data
+
+
+_VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"})
+"""HTML elements that have no end tag."""
+
+
+def _words(text: str | list[str]) -> str:
+    return " ".join("".join(text).split())
 
 
 def _pages(site: Path) -> Iterator[tuple[str, _Page]]:
@@ -166,6 +206,81 @@ def test_the_payload_reads_as_text(poisoned: Path) -> None:
     # The ruling text, its quote and its note all end with the payload, shown character for
     # character: once per text field at least.
     assert shown.count(" ".join(PAYLOAD.split())) >= 3 * len(variant.rulings)
+
+
+def test_a_title_reads_as_text_in_navigation_page_titles_and_diagrams(poisoned: Path) -> None:
+    """The rulebook's title, a Markdown link to ``javascript:``, is the text of its page's
+    ``<title>`` and heading and of the navigation link to it on every page; no link to a script
+    exists anywhere (test above). Its board diagram's SVG title names the short name as text."""
+    page = _Page()
+    page.feed((poisoned / f"site/variants/{RULEBOOK}/index.html").read_text("utf-8"))
+    assert page.title.startswith(TITLE)
+    assert TITLE in _words(page.text)
+    short = load_valid_catalog(poisoned / "variants").variants[RULEBOOK].short
+    assert f"The board and route of {short}" in [_words(t) for t in page.svg_titles]
+    home = _Page()
+    home.feed((poisoned / "site/index.html").read_text("utf-8"))
+    assert TITLE in [_words(n) for n in home.nav]
+
+
+def test_a_ruling_text_opening_with_a_script_reads_as_text(poisoned: Path) -> None:
+    variant = load_valid_catalog(poisoned / "variants").variants[RULEBOOK]
+    assert variant.rulings[0].text.startswith(SCRIPT)
+    for address in (f"variants/{RULEBOOK}/index.html", f"r/{variant.rulings[0].id}/index.html"):
+        page = _Page()
+        page.feed((poisoned / "site" / address).read_text("utf-8"))
+        assert _words(variant.rulings[0].text) in _words(page.text), address
+
+
+def test_the_search_index_holds_text_not_markup(poisoned: Path) -> None:
+    """The theme's search shows each entry's title and text as HTML: both are parsed like a
+    page; the payload is there, as characters."""
+    index = json.loads((poisoned / "site/search/search_index.json").read_text("utf-8"))
+    offences, shown = [], []
+    for doc in index["docs"]:
+        for field in ("title", "text"):
+            page = _Page()
+            page.feed(doc[field])
+            offences += _offences(f"search {doc['location']} {field}", page)
+            shown.append(_words(page.text))
+    assert not offences, "\n".join(offences[:30])
+    assert any(_words(PAYLOAD) in text for text in shown)
+
+
+def test_citation_exports_keep_the_title_as_text(poisoned: Path) -> None:
+    """BibTeX (parsed by pybtex: an unbalanced brace would break the file), RIS (rispy) and
+    CSL-JSON carry the rulebook's title and every ruling's title as they are."""
+    site = poisoned / "site"
+    csl = json.loads((site / "citations.json").read_text("utf-8"))
+    bib = pybtex.database.parse_string((site / "citations.bib").read_text("utf-8"), "bibtex")
+    ris = rispy.loads((site / "citations.ris").read_text("utf-8"))
+    assert len(csl) == len(bib.entries) == len(ris) > 50
+    titles = {item["id"]: item["title"] for item in csl}
+    assert TITLE in titles.values()
+    assert any(_words(PAYLOAD) in title for title in titles.values())
+    assert {entry["id"]: entry["title"] for entry in ris} == titles
+    for key, entry in bib.entries.items():
+        assert _bibtex_text(entry.fields["title"]) == titles[key], key
+
+
+def _bibtex_text(field: str) -> str:
+    """A BibTeX title field as its text (pybtex took off the field's braces; the pair inside
+    keeps the case of every word): the protecting braces off, escapes undone."""
+    inner = field[1:-1] if field.startswith("{") and field.endswith("}") else field
+    return re.sub(
+        r"\\(text[a-z]+)\{\}|\\([&%$#_])",
+        lambda m: _TEX_WORDS.get(m.group(1) or "", m.group(2) or ""),
+        inner,
+    )
+
+
+_TEX_WORDS = {
+    "textbackslash": "\\",
+    "textbraceleft": "{",
+    "textbraceright": "}",
+    "textasciitilde": "~",
+    "textasciicircum": "^",
+}
 
 
 def test_quotes_read_verbatim_on_the_built_site(poisoned: Path) -> None:

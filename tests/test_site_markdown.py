@@ -114,7 +114,7 @@ def test_every_ruling_has_a_short_address_page(catalog: Catalog, files: dict[str
     for ruling in catalog.rulings():
         page = files[f"r/{ruling.id}.md"]
         assert f"](../variants/{ruling.variant}.md#{ruling.id})" in page, ruling.id
-        assert "citation_title" not in page and "\ncitation:\n  title: " in page
+        assert "citation_title" not in page and '\ncitation:\n  "title": ' in page
         assert f"[`{ruling.id}`](" in files["r/index.md"]
 
 

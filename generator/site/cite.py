@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from functools import cache
@@ -187,10 +188,26 @@ def _style() -> citeproc.CitationStylesStyle:
     return citeproc.CitationStylesStyle(CITATION_STYLE, validate=False)
 
 
+_BIBTEX_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
+_BIBTEX_WORDS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\textbraceleft{}",
+    "}": r"\textbraceright{}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+"""Characters that need a command: BibTeX counts every brace, escaped or not, to find where a
+field ends, so a brace from the data must not be a brace in the file."""
+
+
 def _bibtex_escape(text: str) -> str:
-    for char in "&%$#_":
-        text = text.replace(char, "\\" + char)
-    return text
+    r"""Text as BibTeX/LaTeX that prints as itself: a brace or backslash from the data can
+    neither unbalance an entry nor start a command.
+
+    >>> print(_bibtex_escape(r"a {b} \c ~ 50% & $x$"))
+    a \textbraceleft{}b\textbraceright{} \textbackslash{}c \textasciitilde{} 50\% \& \$x\$
+    """
+    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_WORDS.get(m[0], "\\" + m[0]), text)
 
 
 def bibliography_bib(citations: list[Citation]) -> str:
