@@ -276,7 +276,6 @@ def compare_index(ctx: SiteContext, comparer: Comparer) -> dict[str, str]:
     fm["hide"] = ["navigation", "toc"]
     variants = [ctx.catalog.variants[v] for v in ctx.variant_ids]
     pair_groups = [(variants[i], variants[i + 1 :]) for i in range(len(variants) - 1)]
-    data = json.dumps(comparison_data(ctx, rows, baseline), separators=(",", ":"))
     text = render(
         env,
         "compare.md.j2",
@@ -289,7 +288,7 @@ def compare_index(ctx: SiteContext, comparer: Comparer) -> dict[str, str]:
         pair_count=len(variants) * (len(variants) - 1) // 2,
         pair_groups=pair_groups,
         show_choices=SHOW_CHOICES,
-        data=data.replace("</", "<\\/"),
+        data=comparison_data(ctx, rows, baseline),
         link=ctx.linker(page),
         target=ctx.ruling_target,
         question_page=question_page,

@@ -102,6 +102,20 @@ def code_span(value: object) -> Markup:
     return Markup(f"{fence}{pad}{text}{pad}{fence}")
 
 
+_JSON_IN_HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def json_script(value: object) -> Markup:
+    """``value`` as JSON for a ``<script type="application/json">`` element, whose text the
+    browser reads as it is (no character references): ``<``, ``>`` and ``&`` are written as
+    JSON escapes, so no string can close the element.
+
+    >>> str(json_script({"a": "</script><b>&"}))
+    '{"a":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
+    """
+    return Markup(json.dumps(value, separators=(",", ":")).translate(_JSON_IN_HTML))
+
+
 def yaml_string(value: object) -> Markup:
     """A double-quoted YAML scalar (JSON's string syntax is a subset of YAML's)."""
     return Markup(json.dumps(str(value), ensure_ascii=False))
@@ -160,6 +174,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["code"] = code_span
     env.filters["yaml_string"] = yaml_string
+    env.filters["json_script"] = json_script
     env.filters["one_line"] = one_line
     env.filters["title_text"] = title_text
     env.filters["lower_first"] = lower_first
