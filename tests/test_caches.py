@@ -11,6 +11,7 @@ import json
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -222,3 +223,66 @@ def test_sanity_rules() -> None:
     assert exact_problems(0.5, 1.0, 0)
     with pytest.raises(FigureError):
         check_record({"games": 2, "results": {"rate": {**good, "estimate": 0.9}}})
+
+
+def test_refresh_solves_again_and_replaces_the_cached_solution(tmp_path: Path) -> None:
+    """``build --refresh`` measures everything again (issue 10: it refreshed only the
+    simulation records and read exact solutions and claim tallies from the cache)."""
+    rules = finkel(1)
+    first = solve(rules, cache_dir=tmp_path)
+    path = solution_path(tmp_path, rules)
+    path.write_bytes(b"")  # a refresh must not even read it
+    again = solve(rules, cache_dir=tmp_path, use_cache=False)
+    assert not again.from_cache and again.start_value == first.start_value
+    assert solve(rules, cache_dir=tmp_path).from_cache
+
+
+def test_refresh_checks_again_and_replaces_the_cached_tally(tmp_path: Path) -> None:
+    settings = CheckSettings(games=10, seed=1, cache_dir=tmp_path)
+    rules = finkel(1)
+    first = _reachability_cached(rules, settings)
+    path = _cache_path(settings, _key("reachability", rules, {}))
+    assert path is not None
+    stale = {**_envelope(path)["payload"], "positions": 1}
+    cache_files.write_json(path, stale)  # a well-formed entry from an older engine
+    assert _reachability_cached(rules, settings).positions == 1
+    refreshed = CheckSettings(games=10, seed=1, cache_dir=tmp_path, refresh=True)
+    assert _reachability_cached(rules, refreshed) == first
+    assert _reachability_cached(rules, settings) == first
+
+
+def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build's option reaches the simulation suite, the solver and the claim checks."""
+    from generator.measure import claims, exact, suite
+    from generator.sim import solve as solve_module
+    from generator.sim.suite import Suite
+    from generator.site.pipeline import BuildOptions, measure_settings
+
+    solution = solve(finkel(1), cache_dir=tmp_path)
+    seen: dict[str, set[bool]] = {"suite": set(), "solve": set(), "claims": set()}
+
+    def fake_suite(*args: object, use_cache: bool, **kwargs: object) -> Suite:
+        seen["suite"].add(use_cache)
+        return Suite(seed=1, variants=[])
+
+    def fake_solve(*args: object, use_cache: bool, **kwargs: object) -> object:
+        seen["solve"].add(use_cache)
+        return solution
+
+    def fake_check(catalog: object, claim: object, settings: CheckSettings) -> object:
+        seen["claims"].add(settings.refresh)
+        return SimpleNamespace(verdict="checked")
+
+    monkeypatch.setattr(suite, "default_suite", fake_suite)
+    monkeypatch.setattr(solve_module, "solve", fake_solve)
+    monkeypatch.setattr(claims, "check_claim", fake_check)
+    catalog = repository_catalog()
+    for refresh in (False, True):
+        for values in seen.values():
+            values.clear()
+        options = BuildOptions(root=tmp_path, refresh=refresh, log=lambda _: None)
+        settings = measure_settings(options)
+        suite.run_suite(catalog, settings)
+        exact.solve_exact(catalog, settings)
+        claims.check_claims(catalog, settings)
+        assert seen == {"suite": {not refresh}, "solve": {not refresh}, "claims": {refresh}}

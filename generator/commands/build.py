@@ -1,8 +1,8 @@
 """Build the whole site: validate, simulate (cached), render the pages, run mkdocs into site/.
 
 Validation problems stop the build and are listed. Simulation records, exact solutions and
-claim checks are cached under .cache/ (delete it, or pass --refresh, to recompute). A failed
-or stopped build leaves the previous site/ as it was.
+claim checks are cached under .cache/; --refresh recomputes all three and replaces the cache.
+A failed or stopped build leaves the previous site/ as it was.
 
 The site folder is replaced whole, so a build writes only to a folder that is absent, empty or
 a site a build made (it holds the stamp .ur-variants-site); it refuses the checkout, a folder
@@ -43,7 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of every simulation (default: the suite's)"
     )
-    parser.add_argument("--refresh", action="store_true", help="ignore cached simulation records")
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="measure everything again: simulation records, exact solutions and claim checks"
+        " are recomputed, not read from .cache/, and the cache is replaced",
+    )
     parser.add_argument(
         "--site-dir", type=Path, default=None, help="where to build the site (default: site/)"
     )

@@ -12,7 +12,9 @@ from generator.sim.claim_checks import CheckSettings, ClaimResult, check_claim
 
 def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]:
     """Each claim's verdict by claim id, rulebooks in id order, cached under ``.cache/claims``."""
-    check = CheckSettings(settings.claim_games, settings.seed, settings.cache_root / "claims")
+    check = CheckSettings(
+        settings.claim_games, settings.seed, settings.cache_root / "claims", settings.refresh
+    )
     results: dict[str, ClaimResult] = {}
     for vid in sorted(catalog.variants):
         for claim in catalog.variants[vid].claims:

@@ -24,7 +24,8 @@ class Settings:
     seed: int = DEFAULT_SEED
     jobs: int = 1
     refresh: bool = False
-    """Recompute the simulation records instead of reading them from the cache."""
+    """Recompute every cached measurement (simulation records, exact solutions, claim
+    tallies) instead of reading it, and replace the cache entry."""
     claim_games: int = 2000
     """Games per sampled claim check."""
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))

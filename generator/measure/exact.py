@@ -55,7 +55,9 @@ def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
         for pieces in sorted({*(p for p in EXACT_PIECES if p <= rules.pieces), *own}):
             began = time.perf_counter()
             try:
-                solution = solve(with_pieces(rules, pieces), cache_dir=cache)
+                solution = solve(
+                    with_pieces(rules, pieces), cache_dir=cache, use_cache=not settings.refresh
+                )
             except (SolveRefused, ValueError) as error:
                 exact.refused[vid] = str(error)
                 continue

@@ -94,6 +94,8 @@ class CheckSettings:
     games: int
     seed: int
     cache_dir: Path | None
+    refresh: bool = False
+    """Check again and replace cached tallies instead of reading them (``build --refresh``)."""
 
 
 def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -805,7 +807,7 @@ def _cache_path(settings: CheckSettings, key: str) -> Path | None:
 def _load(settings: CheckSettings, key: str) -> dict[str, Any] | None:
     """The cached payload for ``key``, or ``None`` when missing or damaged (reported)."""
     path = _cache_path(settings, key)
-    payload = read_json(path) if path is not None else None
+    payload = read_json(path) if path is not None and not settings.refresh else None
     return payload if isinstance(payload, dict) else None
 
 

@@ -263,16 +263,18 @@ def solve(
     *,
     tolerance: float = 1e-13,
     cache_dir: Path | None = DEFAULT_CACHE,
+    use_cache: bool = True,
     max_memory_bytes: int = DEFAULT_MAX_MEMORY,
     progress: Callable[[str], None] | None = None,
 ) -> Solution:
-    """Solve ``rules`` exactly (or load the cached solution from ``cache_dir``).
+    """Solve ``rules`` exactly (or load the cached solution from ``cache_dir``). With
+    ``use_cache=False`` a cached solution is not read but solved again, and replaced.
 
     Raises :class:`SolveRefused` when the estimated memory exceeds ``max_memory_bytes``.
     """
     geo = geometry(rules)
     path = solution_path(cache_dir, rules, tolerance) if cache_dir is not None else None
-    cached = _load(rules, geo, path, tolerance) if path is not None else None
+    cached = _load(rules, geo, path, tolerance) if path is not None and use_cache else None
     if cached is not None:
         return cached
     guess = estimate(rules)
