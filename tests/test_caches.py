@@ -7,6 +7,7 @@ would, then reads it again through the code the build uses.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zipfile
 from collections.abc import Callable
@@ -286,3 +287,44 @@ def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.M
         exact.solve_exact(catalog, settings)
         claims.check_claims(catalog, settings)
         assert seen == {"suite": {not refresh}, "solve": {not refresh}, "claims": {refresh}}
+
+
+def test_an_impossible_published_figure_stops_the_build_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """End to end through the command line: the solver (faulty here) gives a chance of winning
+    of 1.5; the build exits 1 with one line naming the figure, and the previous site stays.
+    (The simulations and claim checks are left out: they are not what is tested, and slow.)"""
+    from conftest import copy_project
+
+    from generator.cli import main
+    from generator.measure import claims, suite
+    from generator.sim import solve as solve_module
+    from generator.sim.suite import Suite
+    from generator.site.site_folder import STAMP
+
+    root = copy_project(tmp_path / "project")
+    site = root / "site"
+    site.mkdir()
+    (site / STAMP).write_text("a previous build\n")
+    (site / "index.html").write_text("the previous site\n")
+    real_solve = solve_module.solve
+
+    def faulty_solve(rules: Rules, **kwargs: Any) -> Any:
+        solution = real_solve(rules, **kwargs)
+        return dataclasses.replace(solution, values=np.full_like(solution.values, 1.5))
+
+    monkeypatch.setattr(solve_module, "solve", faulty_solve)
+    monkeypatch.setattr(suite, "default_suite", lambda *a, **k: Suite(seed=1, variants=[]))
+    monkeypatch.setattr(claims, "check_claim", lambda *a: SimpleNamespace(verdict="skipped"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
+    capsys.readouterr()
+    assert main(["--root", str(root), "build", "--jobs", "1"]) == 1
+    out = capsys.readouterr()
+    *progress, error = out.err.strip().splitlines()
+    assert all(line.startswith(("solved ", "claim ")) for line in progress), out.err
+    assert error.startswith("impossible figure, not published: exact ") and " 1.5 " in error
+    assert error.endswith("a fault in the simulator or solver") and len(error) < 400, error
+    assert "Traceback" not in out.err + out.out
+    assert (site / "index.html").read_text() == "the previous site\n"
+    assert sorted(p.name for p in site.iterdir()) == sorted([STAMP, "index.html"])

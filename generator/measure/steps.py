@@ -29,5 +29,6 @@ def measure(catalog: Catalog, settings: Settings, steps: tuple[Step[Any], ...] =
     by_step = {step.name: step.run(catalog, settings) for step in steps}
     problems = [p for step in steps for p in step.problems(by_step[step.name])]
     if problems:
-        raise FigureError("impossible figures, not published: " + "; ".join(problems))
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise FigureError(f"impossible figure, not published: {problems[0]}{more}")
     return Results(settings.seed, by_step)

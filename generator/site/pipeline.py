@@ -139,8 +139,8 @@ def measure(catalog: Catalog, options: BuildOptions) -> Results:
         return measure_all(catalog, measure_settings(options))
     except FigureError as error:
         raise BuildError(
-            f"{error}\nnothing was published; damaged cache entries are measured again, so"
-            " these come from a fresh measurement: a fault in the simulator or solver"
+            f"{error}; the previous site is kept. Damaged cache entries are measured again,"
+            " so this comes from a fresh measurement: a fault in the simulator or solver"
         ) from error
 
 
