@@ -101,6 +101,36 @@ def test_fmt_refuses_a_comment_it_would_drop(root: Path, cli: Callable[..., Run]
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("\nshort: ", "\nshort: ", 0),
+        ("\nsimulate: true", "\nsimulate: true  # kept for the record", 6),
+        ("\nderives_from: null", "\nderives_from: null # none", 5),
+        ("\nrulings:", "\nrulings: # every ruling", 20),
+        ("\n  question: board", "\n  question: board #board", 22),
+    ],
+    ids=["no-comment", "after-a-value", "one-space", "after-a-key", "no-space-after-hash"],
+)
+def test_fmt_refuses_a_trailing_comment_it_would_drop(
+    old: str, new: str, line: int, root: Path, cli: Callable[..., Run]
+) -> None:
+    """A comment after a value is lost too (issue 10); a '#' inside a value is no comment."""
+    path = root / "variants" / "bell-1960.yml"
+    edit(root, "bell-1960.yml", old, new)
+    edit(root, "bell-1960.yml", "\nshort: Bell 1960", "\nshort: 'Bell #1, C#'")  # no comment
+    before = path.read_text(encoding="utf-8")
+    run = cli("fmt", str(path))
+    if line:
+        assert run.code == 1 and run.lines == [
+            f"{path}:{line}: a comment would be lost; move it into a note field"
+        ], run.err
+        assert path.read_text(encoding="utf-8") == before
+    else:
+        assert run.code == 0, run.err
+        assert "Bell #1, C#" in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
     ("content", "expected"),
     [
         (None, "no such file"),

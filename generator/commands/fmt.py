@@ -38,10 +38,18 @@ def refusal(path: Path) -> str | None:
 
 
 def commented_line(text: str) -> int | None:
-    """The first line that is a comment (``fmt`` would drop it), or ``None``."""
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith("#"):
-            return number
+    """The first line holding a comment (``fmt`` would drop it), whole-line or after a value,
+    or ``None``. YAML's own scanner finds them: a comment is a ``#`` between two tokens, so a
+    ``#`` inside a value (``C#``, a quoted ``'#1'``, a block of text) is none."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    end = 0
+    for token in yaml.scan(text, Loader=loader):
+        gap = text.find("#", end, token.start_mark.index)
+        if gap >= 0:
+            return text.count("\n", 0, gap) + 1
+        end = max(end, token.end_mark.index)
     return None
 
 
