@@ -312,8 +312,10 @@ def test_bad_set_values(change: str, expected: str, cli: Callable[..., Run]) -> 
         ("15,15,15/15,15,15 L", "both sides have borne off every piece"),
         (f"{'9' * 5000},0,0/0,0,0 L", "whole numbers from 0 to 15"),
         ("٣,0,0/0,0,0 L", "whole numbers from 0 to 15"),
+        ("15,15,15/0,0,0 D", "the game is over: light has borne off every piece"),
+        ("0,4,8/15,15,15 L", "the game is over: dark has borne off every piece"),
     ],
-    ids=["underscore", "both-off", "5000-digits", "arabic-digit"],
+    ids=["underscore", "both-off", "5000-digits", "arabic-digit", "light-won", "dark-won"],
 )
 def test_impossible_positions(position: str, expected: str, cli: Callable[..., Run]) -> None:
     run = cli("moves", "finkel-three-piece", position, "2")

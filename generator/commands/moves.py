@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report, unknown_variants
-    from generator.engine.moves import successors
+    from generator.engine.moves import successors, winner
     from generator.engine.position import format_position, parse_position, start_position
     from generator.engine.rules import compile_rules
 
@@ -46,6 +46,13 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as error:
         print(f"bad position: {error}", file=sys.stderr)
+        return 2
+    if (won := winner(rules, position)) is not None:
+        print(
+            f"bad position: the game is over: {won.name.lower()} has borne off every piece;"
+            " give a position still in play",
+            file=sys.stderr,
+        )
         return 2
     side = position.to_move
     results = []
