@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import markdown
 import pybtex.database
 import pytest
 import rispy
@@ -28,6 +29,7 @@ from conftest import copy_project
 from generator.model.catalog import load_catalog, load_valid_catalog
 from generator.site.charts import Interval, interval_chart
 from generator.site.pipeline import BuildOptions, build
+from generator.site.reference_pages import GlossaryError, Term, abbreviations, glossary_terms
 
 PROJECT = Path(__file__).resolve().parent.parent
 MARK = "ur-injected"
@@ -316,3 +318,39 @@ def test_chart_labels_are_text_not_markup() -> None:
     label = '<script>alert("x")</script> $\\frac{1}{$'
     svg = interval_chart([Interval(label, 0.5, 0.4, 0.6)], title=label, axis=label)
     assert "<script" not in svg and "&lt;script&gt;" in svg
+
+
+HOSTILE_DEFINITION = '<script>alert(1)</script> "q" & &amp; *em* [l](javascript:x) {: .c}'
+
+
+def _with_tooltips(text: str, definitions: str) -> _Page:
+    """``text`` rendered as the site renders a page: its abbreviations appended (snippets'
+    auto_append) and the site's Markdown extensions."""
+    page = _Page()
+    page.feed(markdown.markdown(f"{text}\n\n{definitions}", extensions=_EXTENSIONS))
+    return page
+
+
+_EXTENSIONS = ["abbr", "attr_list", "def_list", "footnotes", "md_in_html", "tables"]
+
+
+def test_a_glossary_definition_is_a_tooltip_of_text() -> None:
+    """A definition with markup is the tooltip's text, character for character (issue 10:
+    glossary abbreviations were not escaped)."""
+    terms = [Term("x", "rosette", ("rosette",), HOSTILE_DEFINITION)]
+    page = _with_tooltips("A rosette here.", abbreviations(terms))
+    assert not list(_offences("glossary", page))
+    titles = [dict(attrs).get("title") for tag, attrs in page.tags if tag == "abbr"]
+    assert titles == [HOSTILE_DEFINITION]
+
+
+@pytest.mark.parametrize("form", ["C++ [x]", "a\\b", "", " rosette", "two\nlines"])
+def test_a_glossary_form_no_tooltip_can_hold_is_refused(form: str) -> None:
+    """A form Markdown cannot read as an abbreviation would print its definition, markup and
+    all, at the foot of every page: it is refused, naming the term and the fix."""
+    with pytest.raises(GlossaryError, match=r"glossary\.yml: term 'x': form .* reword it"):
+        abbreviations([Term("x", "x", (form,), HOSTILE_DEFINITION)])
+
+
+def test_the_glossary_forms_are_all_tooltips() -> None:
+    abbreviations(glossary_terms())

@@ -28,6 +28,7 @@ from generator.site.cite import release_date, site_url, source_date_epoch
 from generator.site.context import SiteContext
 from generator.site.edition import EditionError, load_editions
 from generator.site.generate import all_files
+from generator.site.reference_pages import GlossaryError
 from generator.site.render import swap_into_docs
 from generator.site.site_folder import (
     BuildRunning,
@@ -106,7 +107,10 @@ def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
     report.seconds["measure"] = time.perf_counter() - began
 
     began = time.perf_counter()
-    files = all_files(ctx, results)
+    try:
+        files = all_files(ctx, results)
+    except GlossaryError as error:
+        raise BuildError(str(error)) from error
     swap_into_docs(files, root / "docs")
     report.seconds["render"] = time.perf_counter() - began
     report.pages = sum(1 for name in files if name.endswith(".md") and not name.startswith("."))

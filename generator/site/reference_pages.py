@@ -3,6 +3,7 @@ the glossary (whose terms also become tooltips on every page)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,32 @@ def glossary_terms() -> list[Term]:
     return [Term(t["id"], t["term"], tuple(t["forms"]), t["definition"]) for t in data["terms"]]
 
 
+class GlossaryError(ValueError):
+    """A glossary term that cannot become a tooltip; the message names it and the fix."""
+
+
+_TOOLTIP_FORM = re.compile(r"[^\[\]\\\s]([^\[\]\\\n]*[^\[\]\\\s])?")
+"""What Python-Markdown's abbr reads as an abbreviation: no brackets, backslashes or line
+breaks, no space at either end. Any other form would leave its definition line on the page,
+as Markdown, at the foot of every page."""
+
+
 def abbreviations(terms: list[Term]) -> str:
-    """Python-Markdown abbreviation definitions: a tooltip on each form of each term."""
+    """Python-Markdown abbreviation definitions: a tooltip on each form of each term.
+
+    The definition becomes the tooltip (an attribute the Markdown serializer escapes) but an
+    ``&`` that looks like an entity would be kept as one: every ``&`` is written ``&amp;``, so
+    the tooltip shows the definition character for character."""
     lines = []
     for term in terms:
         for form in term.forms:
-            lines.append(f"*[{form}]: {' '.join(term.definition.split())}")
+            if not _TOOLTIP_FORM.fullmatch(form):
+                raise GlossaryError(
+                    f"{DATA / 'glossary.yml'}: term {term.id!r}: form {form!r} cannot be a"
+                    " tooltip (no brackets, backslashes, line breaks or outer spaces); reword it"
+                )
+            definition = " ".join(term.definition.split()).replace("&", "&amp;")
+            lines.append(f"*[{form}]: {definition}")
     return "\n".join(lines) + "\n"
 
 
