@@ -225,3 +225,31 @@ def test_the_site_is_stamped_and_world_readable(site: Path) -> None:
 
 def test_a_build_clears_what_killed_builds_left(root: Path, site: Path) -> None:
     assert [name for name in LEFTOVERS if (root / name).exists()] == []
+
+
+def test_a_rebuild_with_nothing_changed_reuses_its_pages(
+    tmp_path: Path, root: Path, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second build validates, measures and renders nothing (the steps would fail here),
+    and publishes the same site; changing one input file builds in full again."""
+    from generator.site import pipeline
+
+    copy = tmp_path / "again"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("site-again"))
+    calls: list[str] = []
+    generate = pipeline._generate
+
+    def counted(*args: object, **kwargs: object) -> tuple[dict[str, str | bytes], set[str]]:
+        calls.append("generate")
+        return generate(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_generate", counted)
+    build(BuildOptions(root=copy, simulate=False, log=lambda _: None))
+    assert calls == []
+    assert _digest(copy / "site") == _digest(site)
+
+    variant = sorted((copy / "variants").glob("finkel*.yml"))[0]
+    variant.write_text(variant.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    build(BuildOptions(root=copy, simulate=False, log=lambda _: None))
+    assert calls == ["generate"]
+    assert _digest(copy / "site") == _digest(site)

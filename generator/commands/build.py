@@ -46,8 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--refresh",
         action="store_true",
-        help="measure everything again: simulation records, exact solutions and claim checks"
-        " are recomputed, not read from .cache/, and the cache is replaced",
+        help="measure and render everything again: simulation records, exact solutions and"
+        " claim checks are recomputed, not read from .cache/, the cache is replaced, and"
+        " every page is rendered again",
     )
     parser.add_argument(
         "--site-dir", type=Path, default=None, help="where to build the site (default: site/)"

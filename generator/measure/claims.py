@@ -1,13 +1,58 @@
 """Every factual claim a source makes, checked with the engine, as a measurement (the checks
-themselves are :mod:`generator.sim.claim_checks`)."""
+themselves are :mod:`generator.sim.claim_checks`).
+
+Each verdict is cached under ``.cache/claims/verdict-<key>``, the key being the SHA-256 of
+every file under ``variants/`` (a check may read any rulebook: the tablet route reads them
+all), the claim's id, the games, the seed and the engine's and the checks' versions; so a
+rebuild after a change elsewhere (a template, the site's code) does not play the sampled
+checks again.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import time
+from pathlib import Path
+from typing import Any
 
+from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
-from generator.sim.claim_checks import CheckSettings, ClaimResult, check_claim
+from generator.sim.cache_files import CACHE_FORMAT, read_json, write_json
+from generator.sim.claim_checks import CLAIMS_VERSION, CheckSettings, ClaimResult, check_claim
+
+
+def catalogue_digest(root: Path) -> str:
+    """The SHA-256 of every file under the catalogue's folder, names included."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        digest.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _verdict_path(settings: Settings, catalogue: str, claim: str) -> Path:
+    payload = {
+        "catalogue": catalogue,
+        "claim": claim,
+        "games": settings.claim_games,
+        "seed": settings.seed,
+        "engine": ENGINE_VERSION,
+        "claims": CLAIMS_VERSION,
+    }
+    key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+    return settings.cache_root / "claims" / f"verdict-{key}.v{CACHE_FORMAT}.json"
+
+
+def _cached_verdict(path: Path) -> ClaimResult | None:
+    payload: Any = read_json(path)
+    names = {f.name for f in dataclasses.fields(ClaimResult)}
+    if not isinstance(payload, dict) or set(payload) != names:
+        return None
+    return ClaimResult(**payload)
 
 
 def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]:
@@ -15,11 +60,18 @@ def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]
     check = CheckSettings(
         settings.claim_games, settings.seed, settings.cache_root / "claims", settings.refresh
     )
+    catalogue = catalogue_digest(catalog.root)
     results: dict[str, ClaimResult] = {}
     for vid in sorted(catalog.variants):
         for claim in catalog.variants[vid].claims:
+            path = _verdict_path(settings, catalogue, claim.id)
+            cached = None if settings.refresh else _cached_verdict(path)
+            if cached is not None:
+                results[claim.id] = cached
+                continue
             began = time.perf_counter()
             results[claim.id] = check_claim(catalog, claim, check)
+            write_json(path, dataclasses.asdict(results[claim.id]))
             settings.log(
                 f"claim {claim.id}: {results[claim.id].verdict}"
                 f" ({time.perf_counter() - began:.1f} s)"

@@ -25,7 +25,7 @@ class Settings:
     jobs: int = 1
     refresh: bool = False
     """Recompute every cached measurement (simulation records, exact solutions, claim
-    tallies) instead of reading it, and replace the cache entry."""
+    tallies and verdicts) instead of reading it, and replace the cache entry."""
     claim_games: int = 2000
     """Games per sampled claim check."""
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))

@@ -28,6 +28,7 @@ from generator.site.cite import release_date, site_url, source_date_epoch
 from generator.site.context import SiteContext
 from generator.site.edition import EditionError, load_editions
 from generator.site.generate import all_files
+from generator.site.page_cache import inputs_key, load_pages, save_pages
 from generator.site.reference_pages import GlossaryError
 from generator.site.render import swap_into_docs
 from generator.site.site_folder import (
@@ -89,11 +90,45 @@ def build(options: BuildOptions) -> BuildReport:
 
 def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
     """Validate (the data, the editions, the site's address), measure (:mod:`generator.measure`,
-    cached), render Markdown from the measured results, then ``mkdocs build``."""
+    cached), render Markdown from the measured results, then ``mkdocs build``. When every input
+    is as in the last successful build (:mod:`generator.site.page_cache`), its pages are reused
+    and only ``mkdocs build`` runs again."""
     report = BuildReport()
     root = options.root
 
     began = time.perf_counter()
+    key = inputs_key(root, page_settings(options))
+    cached = None if options.refresh else load_pages(root, key)
+    if cached is not None:
+        options.log("nothing changed since the last build: its pages are reused")
+        files, ruling_ids = cached.files, cached.ruling_ids
+        report.seconds["validate"] = time.perf_counter() - began
+    else:
+        files, ruling_ids = _generate(options, report, began)
+
+    began = time.perf_counter()
+    swap_into_docs(files, root / "docs")
+    report.seconds["render"] = report.seconds.get("render", 0.0) + time.perf_counter() - began
+    report.pages = sum(1 for name in files if name.endswith(".md") and not name.startswith("."))
+
+    began = time.perf_counter()
+    mkdocs_build(root, site_dir, ruling_ids)
+    report.seconds["mkdocs"] = time.perf_counter() - began
+    if cached is None:
+        save_pages(root, key, files, ruling_ids)
+    return report
+
+
+def page_settings(options: BuildOptions) -> dict[str, object]:
+    """The build settings the generated pages depend on (not ``jobs``: figures do not)."""
+    return {"simulate": options.simulate, "seed": options.seed, "games": options.games}
+
+
+def _generate(
+    options: BuildOptions, report: BuildReport, began: float
+) -> tuple[dict[str, str | bytes], set[str]]:
+    """Validate, measure and render: every generated file, and every ruling id."""
+    root = options.root
     catalog = load_or_fail(root)
     try:
         release_date(root)  # a malformed SOURCE_DATE_EPOCH stops the build before any writing
@@ -111,14 +146,8 @@ def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
         files = all_files(ctx, results)
     except GlossaryError as error:
         raise BuildError(str(error)) from error
-    swap_into_docs(files, root / "docs")
     report.seconds["render"] = time.perf_counter() - began
-    report.pages = sum(1 for name in files if name.endswith(".md") and not name.startswith("."))
-
-    began = time.perf_counter()
-    mkdocs_build(root, site_dir, set(ctx.rulings))
-    report.seconds["mkdocs"] = time.perf_counter() - began
-    return report
+    return files, set(ctx.rulings)
 
 
 def measure_settings(options: BuildOptions) -> Settings:
