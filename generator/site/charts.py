@@ -16,6 +16,18 @@ from typing import Any
 HASH_SALT = "ur-variants"
 LIGHT = "#b5581c"
 DARK = "#1d5a9e"
+WIDTH = 3.7
+"""Inches: 355 CSS pixels, within the 358 a 390-pixel phone gives the page's text, so a chart is
+shown at its own size there and on a desktop (never scaled down)."""
+FONT = 10
+"""Points for every piece of text (13.3 CSS pixels at the chart's own size): readable on a
+phone, where the browser test requires at least 12 pixels as rendered."""
+WRAP = 30
+"""Characters before a label or title wraps onto another line."""
+
+
+def wrapped(text: str, width: int = WRAP) -> str:
+    return textwrap.fill(text, width, break_on_hyphens=False)
 
 
 @dataclass(frozen=True)
@@ -37,7 +49,12 @@ def _pyplot() -> Any:
             "svg.hashsalt": HASH_SALT,
             "svg.fonttype": "none",
             "font.family": "DejaVu Sans",
-            "font.size": 9,
+            "font.size": FONT,
+            "axes.titlesize": FONT,
+            "axes.labelsize": FONT,
+            "xtick.labelsize": FONT,
+            "ytick.labelsize": FONT,
+            "legend.fontsize": FONT,
             "axes.spines.top": False,
             "axes.spines.right": False,
             "text.parse_math": False,  # a name with "$" in it is text, not TeX to parse
@@ -54,24 +71,47 @@ def _svg(figure: Any, title: str) -> str:
     return buffer.getvalue()
 
 
+def _titled(figure: Any, title: str) -> None:
+    """The title above everything, from the figure's left edge (an axes title starts at the
+    plot and would run off a narrow figure)."""
+    figure.suptitle(wrapped(title, 44), x=0.02, ha="left", fontsize=FONT)
+
+
 def interval_chart(
-    rows: Sequence[Interval], *, title: str, axis: str, reference: float | None = None
+    rows: Sequence[Interval],
+    *,
+    title: str,
+    axis: str,
+    reference: float | None = None,
+    logarithmic: bool = False,
 ) -> str:
-    """Horizontal points with 95 % interval bars, one row per label (top to bottom)."""
+    """Horizontal points with 95 % interval bars, one row per label (top to bottom); a
+    ``logarithmic`` axis for figures spanning several powers of ten (ticks as plain numbers:
+    mathtext is off, :func:`_pyplot`)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
+
     plt = _pyplot()
-    height = 0.9 + 0.32 * len(rows)
-    figure, ax = plt.subplots(figsize=(7.2, height))
+    labels = [wrapped(r.label, 16) for r in rows]
+    lines = sum(label.count("\n") + 1 for label in labels)
+    height = 1.4 + 0.2 * lines + 0.12 * len(rows)
+    figure, ax = plt.subplots(figsize=(WIDTH, height), layout="constrained")
     ys = list(range(len(rows)))[::-1]
     for y, row in zip(ys, rows, strict=True):
         ax.plot([row.low, row.high], [y, y], color=DARK, linewidth=2.2, solid_capstyle="butt")
         ax.plot([row.estimate], [y], marker="o", color=LIGHT, markersize=5)
     if reference is not None:
         ax.axvline(reference, color="#777", linewidth=0.8, linestyle="--")
-    ax.set_yticks(ys, [r.label for r in rows])
-    ax.set_xlabel(axis)
-    ax.set_title(title, loc="left", fontsize=10)
+    ax.set_yticks(ys, labels)
+    ax.set_xlabel(wrapped(axis, 30))
+    _titled(figure, title)
+    if logarithmic:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 3.0), numticks=12))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
     ax.grid(axis="x", color="#ddd", linewidth=0.6)
-    figure.tight_layout()
     return _svg(figure, title)
 
 
@@ -79,11 +119,13 @@ def lines_chart(
     series: Mapping[str, Sequence[tuple[float, float]]], *, title: str, x_label: str, y_label: str
 ) -> str:
     """One line per series of (x, y) points, x a whole number (a count of pieces), with the
-    legend beside the plot. Colours repeat after ten series, so markers and dashes vary too."""
+    legend below the plot. Colours repeat after ten series, so markers and dashes vary too."""
     from matplotlib.ticker import MaxNLocator
 
     plt = _pyplot()
-    figure, ax = plt.subplots(figsize=(7.2, 0.9 + 0.26 * max(len(series), 8)))
+    names = [wrapped(name, 44) for name in series]
+    legend_lines = sum(name.count("\n") + 1 for name in names)
+    figure, ax = plt.subplots(figsize=(WIDTH, 3.4 + 0.2 * legend_lines), layout="constrained")
     markers = itertools.cycle("osD^vP")
     dashes = itertools.cycle(["-", "--", ":"])
     for index, (name, points) in enumerate(series.items()):
@@ -95,15 +137,14 @@ def lines_chart(
             linestyle=next(dashes) if index >= 10 else "-",
             markersize=4,
             linewidth=1.2,
-            label=textwrap.fill(name, 42),
+            label=wrapped(name, 44),
         )
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(x_label)
-    ax.set_ylabel(y_label)
-    ax.set_title(title, loc="left", fontsize=10)
+    ax.set_ylabel(wrapped(y_label, 24))
+    _titled(figure, title)
     ax.grid(color="#ddd", linewidth=0.6)
-    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    figure.tight_layout()
+    figure.legend(frameon=False, loc="outside lower left", handlelength=2.4)
     return _svg(figure, title)
 
 
@@ -112,11 +153,10 @@ def histogram_chart(
 ) -> str:
     """A histogram from precomputed bin edges and counts."""
     plt = _pyplot()
-    figure, ax = plt.subplots(figsize=(7.2, 2.8))
+    figure, ax = plt.subplots(figsize=(WIDTH, 3.0), layout="constrained")
     widths = [b - a for a, b in itertools.pairwise(edges)]
     ax.bar(edges[:-1], counts, width=widths, align="edge", color=DARK, edgecolor="white")
-    ax.set_xlabel(x_label)
+    ax.set_xlabel(wrapped(x_label, 40))
     ax.set_ylabel("games")
-    ax.set_title(title, loc="left", fontsize=10)
-    figure.tight_layout()
+    _titled(figure, title)
     return _svg(figure, title)

@@ -14,6 +14,7 @@ from typing import Any
 from generator.measure.core import Results
 from generator.measure.exact import EXACT, ExactValues
 from generator.measure.suite import SUITE, agent_table, chance_check, skill_summary
+from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, SKILL_GAMES, TABLE_GAMES
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
 from generator.site.context import SiteContext, variant_page
 from generator.site.equivalence import same_game_groups
@@ -36,7 +37,6 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
     figures = Figures()
     suite = results.get(SUITE) if results else None
     exact = (results.get(EXACT) if results else None) or ExactValues()
-    charts = _charts(ctx, results)
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
     same_game = same_game_groups(simulated)
     for vid in ctx.variant_ids:
@@ -49,41 +49,171 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
             "agents": agent_table(suite, vid, ctx.catalog) if baseline and suite else [],
             "exact": exact.values.get(vid, []),
             "refused": exact.refused.get(vid),
-            "histogram": f"statistics/length-{vid}.svg"
-            if f"statistics/length-{vid}.svg" in charts
-            else None,
+            "histogram": f"statistics/length-{vid}.svg" if baseline else None,
             "seed": results.seed if results else None,
             "same_game": [ctx.catalog.variants[other] for other in same_game.get(vid, ())],
+            "agent_words": ctx.words.agent,
         }
     figures.per_question = suite.by_question() if suite else {}
+    findings = rulebook_findings(ctx, figures.per_variant)
+    charts = _charts(ctx, results, findings)
     figures.files.update(charts)
+    agents = sorted(
+        {a for f in figures.per_variant.values() for row in f["agents"] for a in row.agents}
+    )
+    common = {
+        "stats": results,
+        "exact": exact,
+        "variants": ctx.catalog.variants,
+        "variant_page": variant_page,
+        "pct": percent,
+        "size": binary_size,
+        "skipped": suite.skipped if suite else [],
+    }
     page = "statistics/index.md"
-    rows = [
-        {"v": ctx.catalog.variants[vid], **figures.per_variant[vid]}
-        for vid in ctx.variant_ids
-        if figures.per_variant[vid]["baseline"] is not None
-    ]
     figures.files[page] = render(
         environment(),
         "statistics.md.j2",
         fm=ctx.front_matter(
             "Statistics",
-            "First-player advantage, game length, skill and exact perfect-play values across"
-            " variants.",
+            "What the numbers say about each rulebook: the first player's edge, how long a game"
+            " lasts, how much choices matter, and perfect play.",
         ),
-        stats=results,
-        exact=exact,
-        rows=rows,
+        findings=findings,
+        overview=overview(findings),
+        solved_pieces=sorted({n for f in findings for n in f.exact_by_pieces}),
+        players=[ctx.words.agent(label) for label in ["random", *agents]],
+        agent_words=ctx.words.agent,
         charts=sorted(charts),
-        variants=ctx.catalog.variants,
         link=ctx.linker(page),
-        variant_page=variant_page,
-        pct=percent,
-        size=binary_size,
-        skipped=suite.skipped if suite else [],
         chance=chance_check(suite.effects if suite else []),
+        **common,
+    )
+    method = METHOD_PAGE
+    figures.files[method] = render(
+        environment(),
+        "statistics-method.md.j2",
+        fm=ctx.front_matter(
+            "How the statistics are made",
+            "For implementers: the commands and seeds that reproduce every figure, the caches,"
+            " the solver's cost and the changes the engine cannot play.",
+        ),
+        refused=exact.refused,
+        link=ctx.linker(method),
+        baseline_games=next((f.games for f in findings), None),
+        sizes={
+            "table": TABLE_GAMES,
+            "skill": SKILL_GAMES,
+            "sensitivity": SENSITIVITY_GAMES,
+            "half_width": EFFECT_HALF_WIDTH,
+        },
+        **common,
     )
     return figures
+
+
+METHOD_PAGE = "statistics/method.md"
+"""The page for implementers: how every figure is reproduced, and what the engine refused."""
+EVEN = 0.5
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the measured figures say about one game: a rulebook, with every other rulebook
+    whose rules play exactly the same game (their figures measure that one game)."""
+
+    variants: list[Any]
+    """The rulebooks playing this game, the first being the one measured."""
+    figures: dict[str, Any]
+    """Its statistics block (:func:`statistics_files`)."""
+    pieces: int
+    """Pieces a side, as played."""
+
+    @property
+    def games(self) -> int:
+        games: int = self.figures["baseline"]["games"]
+        return games
+
+    @property
+    def first_player(self) -> dict[str, float]:
+        rate: dict[str, float] = self.figures["baseline"]["results"]["first_player_win_rate"]
+        return rate
+
+    @property
+    def edge(self) -> str:
+        """``first`` or ``second`` when the first player's 95 % interval lies wholly above or
+        below one half; ``none`` when one half is inside it (no edge can be told)."""
+        rate = self.first_player
+        return "first" if rate["low"] > EVEN else "second" if rate["high"] < EVEN else "none"
+
+    @property
+    def throws(self) -> dict[str, Any]:
+        throws: dict[str, Any] = self.figures["baseline"]["results"]["throws"]
+        return throws
+
+    @property
+    def minutes(self) -> dict[str, Any]:
+        minutes: dict[str, Any] = self.figures["baseline"]["results"]["minutes"]
+        return minutes
+
+    @property
+    def skill(self) -> dict[str, Any] | None:
+        skill: dict[str, Any] | None = self.figures["skill"]
+        return skill
+
+    @property
+    def choices_matter(self) -> bool | None:
+        """Whether the best simple player beats random beyond doubt (its interval above one
+        half); None when no skill gap was measured."""
+        return None if self.skill is None else self.skill["low"] > EVEN
+
+    @property
+    def exact_by_pieces(self) -> dict[int, Any]:
+        return {value.pieces: value for value in self.figures["exact"]}
+
+    @property
+    def perfect(self) -> Any | None:
+        """The exact value at the most pieces solved, or None."""
+        exact = self.figures["exact"]
+        return exact[-1] if exact else None
+
+
+def rulebook_findings(ctx: SiteContext, per_variant: dict[str, Any]) -> list[Finding]:
+    """One finding per distinct game measured, in rulebook order; rulebooks playing the same
+    game are named together under the first of them."""
+    findings: list[Finding] = []
+    named: set[str] = set()
+    for vid in ctx.variant_ids:
+        figures = per_variant[vid]
+        if figures["baseline"] is None or vid in named:
+            continue
+        same = [ctx.catalog.variants[vid], *figures["same_game"]]
+        named.update(v.id for v in same)
+        findings.append(Finding(same, figures, int(ctx.resolved[vid].value("pieces"))))
+    return findings
+
+
+def overview(findings: list[Finding]) -> dict[str, Any] | None:
+    """The few facts across rulebooks the page opens with."""
+    if not findings:
+        return None
+    by_edge: dict[str, list[Finding]] = {"first": [], "second": [], "none": []}
+    for finding in findings:
+        by_edge[finding.edge].append(finding)
+    by_length = sorted(findings, key=lambda f: f.throws["mean"])
+    by_rate = sorted(findings, key=lambda f: f.first_player["estimate"])
+    skilled = [f for f in findings if f.choices_matter]
+    return {
+        "games": len(findings),
+        "rulebooks": sum(len(f.variants) for f in findings),
+        "by_edge": by_edge,
+        "lowest_rate": by_rate[0],
+        "highest_rate": by_rate[-1],
+        "shortest": by_length[0],
+        "longest": by_length[-1],
+        "skilled": skilled,
+        "measured_skill": [f for f in findings if f.skill is not None],
+    }
 
 
 def same_value_series(
@@ -115,16 +245,30 @@ def percent(value: float, digits: int = 1) -> str:
     return f"{100 * value:.{digits}f} %"
 
 
-def _charts(ctx: SiteContext, results: Results | None) -> dict[str, str | bytes]:
+def chart_labels(findings: list[Finding]) -> dict[str, str]:
+    """One chart row per distinct game: the first rulebook's id, labelled with its short name
+    and how many other rulebooks play the same game."""
+    return {
+        f.variants[0].id: f.variants[0].short
+        + (f" and {len(f.variants) - 1} more" if len(f.variants) > 1 else "")
+        for f in findings
+    }
+
+
+def _charts(
+    ctx: SiteContext, results: Results | None, findings: list[Finding]
+) -> dict[str, str | bytes]:
     charts: dict[str, str | bytes] = {}
     if results is None:
         return charts
     suite = results.get(SUITE)
     if suite is not None and suite.baseline:
         short = {vid: ctx.catalog.variants[vid].short for vid in suite.baseline}
+        games = {v: suite.baseline[v] for v in chart_labels(findings)}
+        short_or_group = {**short, **chart_labels(findings)}
         rates = [
-            Interval(short[v], **r["results"]["first_player_win_rate"])
-            for v, r in suite.baseline.items()
+            Interval(short_or_group[v], **r["results"]["first_player_win_rate"])
+            for v, r in games.items()
         ]
         charts["statistics/first-player.svg"] = interval_chart(
             rates,
@@ -134,28 +278,29 @@ def _charts(ctx: SiteContext, results: Results | None) -> dict[str, str | bytes]
         )
         lengths = [
             Interval(
-                short[v],
+                short_or_group[v],
                 r["results"]["throws"]["mean"],
                 r["results"]["throws"]["low"],
                 r["results"]["throws"]["high"],
             )
-            for v, r in suite.baseline.items()
+            for v, r in games.items()
         ]
         charts["statistics/length.svg"] = interval_chart(
             lengths,
             title="Throws per game, random v random (mean, 95 % interval)",
-            axis="throws per game (both players)",
+            axis="throws per game, both players (log scale)",
+            logarithmic=True,
         )
         skills = [
-            Interval(short[v], s["estimate"], s["low"], s["high"])
-            for v in suite.baseline
+            Interval(short_or_group[v], s["estimate"], s["low"], s["high"])
+            for v in games
             if (s := skill_summary(suite, v)) is not None
         ]
         if skills:
             charts["statistics/skill.svg"] = interval_chart(
                 skills,
-                title="Strongest simple agent against random (both seats, 95 % intervals)",
-                axis="share of games won by the agent",
+                title="Strongest simple player against random (both seats, 95 % intervals)",
+                axis="share of games won by that player",
                 reference=0.5,
             )
         for vid, record in suite.baseline.items():

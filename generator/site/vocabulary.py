@@ -39,6 +39,14 @@ class NoWords(KeyError):
     """A machine value the vocabulary gives no words for."""
 
 
+@dataclass(frozen=True)
+class AgentWords:
+    label: str
+    """The agent's machine name (``extra-throw``), never shown to readers."""
+    name: str
+    definition: str
+
+
 def listing(items: Sequence[str], last: str = "and") -> str:
     """ "a", "a and b", "a, b and c"."""
     if len(items) <= 1:
@@ -212,6 +220,13 @@ class Vocabulary:
         return where[:1].upper() + where[1:] + (f" ({', '.join(extra)})" if extra else "")
 
     # --- kinds -------------------------------------------------------------------------------
+
+    def agent(self, label: str) -> AgentWords:
+        """A computer player's name and its one-sentence definition."""
+        words = self.data.get("agents", {}).get(label)
+        if words is None:
+            raise NoWords(f"no words for the agent {label!r}: add it to {DATA.name}'s agents")
+        return AgentWords(label, words["name"], words["definition"])
 
     def kind(self, kind: str) -> str:
         return str(self.data["kinds"][kind])

@@ -1,0 +1,115 @@
+"""The statistics page reads as a reader's page: conclusions first, every player it names
+defined, no workshop in its path (commands and caches are on the page for implementers, linked
+once), and chart text at least 12 pixels tall as a 390-pixel phone renders it."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import PHONE, OpenPage, SitePage
+from .reader import ServedSite
+
+pytestmark = pytest.mark.browser
+
+STATISTICS = "statistics/"
+METHOD = "statistics/method/"
+SMALLEST_TEXT_PX = 12.0
+
+_CHART_TEXT = """
+async () => {
+  const found = [];
+  for (const img of document.querySelectorAll('figure.ur-chart img')) {
+    const doc = new DOMParser().parseFromString(
+      await (await fetch(img.src)).text(), 'image/svg+xml');
+    const width = Number(doc.documentElement.getAttribute('viewBox').split(/\\s+/)[2]);
+    const scale = img.getBoundingClientRect().width / width;
+    for (const text of doc.querySelectorAll('text')) {
+      const style = [text, ...ancestors(text)].map((e) => e.getAttribute('style') || '').join(';');
+      const size = style.match(/font-size:\\s*([\\d.]+)px/)
+        || style.match(/font:[^;]*?([\\d.]+)px/);
+      if (size) found.push({chart: img.src.split('/').pop(), text: text.textContent,
+                            px: Number(size[1]) * scale});
+    }
+  }
+  return found;
+  function ancestors(e) { const up = []; while ((e = e.parentElement)) up.push(e); return up; }
+}
+"""
+
+
+def _simulated(site_pages: dict[str, SitePage], site_is_simulated: bool) -> None:
+    if not site_is_simulated:
+        pytest.skip("built with --no-simulate: the statistics page has no figures")
+    assert STATISTICS in site_pages and METHOD in site_pages
+
+
+def test_chart_text_is_readable_on_a_phone(
+    open_page: OpenPage,
+    site: ServedSite,
+    site_pages: dict[str, SitePage],
+    site_is_simulated: bool,
+) -> None:
+    _simulated(site_pages, site_is_simulated)
+    page = open_page(viewport=PHONE)
+    page.goto(site.address(STATISTICS))
+    texts = page.evaluate(_CHART_TEXT)
+    assert len({t["chart"] for t in texts}) >= 3, texts
+    small = [t for t in texts if t["px"] < SMALLEST_TEXT_PX]
+    assert not small, f"chart text under {SMALLEST_TEXT_PX} px on a phone: {small[:5]}"
+
+
+def test_conclusions_come_first_and_workshop_is_on_its_own_page(
+    open_page: OpenPage,
+    site: ServedSite,
+    site_pages: dict[str, SitePage],
+    site_is_simulated: bool,
+) -> None:
+    _simulated(site_pages, site_is_simulated)
+    reader = open_page()
+    reader.goto(site.address(STATISTICS))
+    headings = reader.eval_on_selector_all("article h2", "hs => hs.map(h => h.id)")
+    assert headings[0] == "conclusions", headings
+    text = reader.inner_text("article")
+    for workshop in (".cache/", "ur-variants build", "ur-variants solve", "Memory", "Positions"):
+        assert workshop not in text, f"{workshop!r} is in the reader's path on /{STATISTICS}"
+    links = reader.eval_on_selector_all(
+        "article a", "as => as.map(a => a.pathname).filter(p => p.endsWith('/statistics/method/'))"
+    )
+    assert len(links) == 1, links
+    reader.goto(site.address(METHOD))
+    method = reader.inner_text("article")
+    assert "ur-variants build --seed" in method and ".cache/sim/" in method
+
+
+_DEFINED_PLAYERS = """
+() => {
+  let e = document.getElementById('players');
+  while (e && e.tagName !== 'UL') e = e.nextElementSibling;
+  return e ? [...e.querySelectorAll(':scope > li > strong')].map((s) => s.textContent.trim()) : [];
+}
+"""
+_SKILL_PLAYERS = """
+() => {
+  let e = document.getElementById('skill');
+  while (e && !e.querySelector?.('table') && e.tagName !== 'TABLE') e = e.nextElementSibling;
+  const table = e && (e.tagName === 'TABLE' ? e : e.querySelector('table'));
+  const cells = table ? [...table.querySelectorAll('tbody td:nth-child(2)')] : [];
+  return cells.map((d) => d.textContent.trim());
+}
+"""
+
+
+def test_every_player_named_is_defined_once(
+    open_page: OpenPage,
+    site: ServedSite,
+    site_pages: dict[str, SitePage],
+    site_is_simulated: bool,
+) -> None:
+    _simulated(site_pages, site_is_simulated)
+    reader = open_page()
+    reader.goto(site.address(STATISTICS))
+    defined = reader.evaluate(_DEFINED_PLAYERS)
+    assert len(defined) == len(set(defined)) >= 3, defined
+    named = reader.evaluate(_SKILL_PLAYERS)
+    assert named, "no skill table after #skill"
+    assert set(named) <= set(defined), f"players named but not defined: {set(named) - set(defined)}"
