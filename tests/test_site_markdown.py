@@ -371,4 +371,5 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
     }
     generated = {n for n in files if n.endswith(".md") and not n.startswith((".", "r/"))}
     pairs = {n for n in generated if "--" in n}
-    assert generated - pairs <= listed, "a generated page is missing from the navigation"
+    linked_once = {"statistics/method.md"}  # for implementers: mkdocs.yml's not_in_nav
+    assert generated - pairs - linked_once <= listed, "a generated page is missing from the nav"

@@ -24,10 +24,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import generator
 from generator.sim.cache_files import read_json, write_json
 
-PACKAGE = Path(generator.__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The generator package: its every source file is an input of the pages."""
 ENVIRONMENT = ("SITE_URL", "REPOSITORY_URL", "SOURCE_DATE_EPOCH")
 """The environment variables the generated pages read (:mod:`generator.site.cite`)."""
 SKIPPED_PARTS = {"__pycache__"}
