@@ -12,7 +12,6 @@ import json
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,13 @@ from conftest import repository_catalog
 
 from generator.engine.rules import Rules, compile_rules
 from generator.sim import cache_files
-from generator.sim.claim_checks import CheckSettings, _cache_path, _key, _reachability_cached
+from generator.sim.claim_checks import (
+    CheckSettings,
+    ClaimResult,
+    _cache_path,
+    _key,
+    _reachability_cached,
+)
 from generator.sim.records import RecordSpec, load_record, record_path, save_record, simulate
 from generator.sim.sanity import FigureError, check_record, exact_problems, result_problems
 from generator.sim.solve import solution_path, solve, with_pieces
@@ -272,7 +277,7 @@ def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.M
 
     def fake_check(catalog: object, claim: object, settings: CheckSettings) -> object:
         seen["claims"].add(settings.refresh)
-        return SimpleNamespace(verdict="checked")
+        return ClaimResult("c", "v", "k", "supported", "checked", "")
 
     monkeypatch.setattr(suite, "default_suite", fake_suite)
     monkeypatch.setattr(solve_module, "solve", fake_solve)
@@ -316,7 +321,9 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
 
     monkeypatch.setattr(solve_module, "solve", faulty_solve)
     monkeypatch.setattr(suite, "default_suite", lambda *a, **k: Suite(seed=1, variants=[]))
-    monkeypatch.setattr(claims, "check_claim", lambda *a: SimpleNamespace(verdict="skipped"))
+    monkeypatch.setattr(
+        claims, "check_claim", lambda *a: ClaimResult("c", "v", "k", "supported", "skipped", "")
+    )
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
     capsys.readouterr()
     assert main(["--root", str(root), "build", "--jobs", "1"]) == 1
