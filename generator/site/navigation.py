@@ -1,6 +1,7 @@
-"""The site's navigation, in the order a reader needs it: the rulebooks first, then the
-comparison, the rule questions in the order of play (as ``/questions/`` lists them), the
-statistics, the claims, the sources, the glossary and the pages about the site.
+"""The site's navigation, in the order a reader needs it: the rulebooks first (by their short
+names, as the comparison names them), then the comparison, the rule questions in the order of
+play (as ``/questions/`` lists them), the statistics, the claims, the sources, the glossary and
+the pages about the site.
 
 mkdocs would otherwise list the pages alphabetically by file (the questions in file order and
 the rulebooks after the claims); the generated configuration carries this order instead. Pair
@@ -22,14 +23,22 @@ ABOUT_PAGES = ("about.md", "methodology.md", "changes/index.md")
 
 
 @dataclass(frozen=True)
+class Titled:
+    """A page listed under a title of its own (a rulebook by its short name)."""
+
+    title: str
+    page: str
+
+
+@dataclass(frozen=True)
 class Section:
     """A titled group of pages; its first page is the section's own page."""
 
     title: str
-    pages: tuple[str, ...]
+    pages: tuple[str | Titled, ...]
 
 
-NavEntry = str | Section
+NavEntry = str | Titled | Section
 
 
 def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
@@ -39,10 +48,14 @@ def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
     def present(*pages: str) -> list[str]:
         return [p for p in pages if p in generated or p in HAND_WRITTEN]
 
-    rulebooks = ["variants/index.md", *(variant_page(v) for v in ctx.variant_ids)]
+    rulebooks = [
+        Titled(ctx.catalog.variants[v].short, variant_page(v))
+        for v in ctx.variant_ids
+        if variant_page(v) in generated
+    ]
     questions = ["questions/index.md", *(question_page(q) for q in ctx.catalog.questions)]
-    entries: list[NavEntry] = ["index.md"]
-    entries.append(Section("Rulebooks", tuple(present(*rulebooks))))
+    entries: list[NavEntry] = [Titled("Home", "index.md")]
+    entries.append(Section("Rulebooks", (*present("variants/index.md"), *rulebooks)))
     entries += present("compare/index.md")
     entries.append(Section("Rule questions", tuple(present(*questions))))
     entries += present("statistics/index.md", "claims/index.md")
