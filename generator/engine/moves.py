@@ -11,6 +11,7 @@ number thrown, the turn simply passes."
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from dataclasses import dataclass
 
@@ -58,6 +59,30 @@ class Move:
 PASS = Move(piece=-1, start=-1, end=-1)
 
 
+class Refusal(enum.Enum):
+    """Why a piece cannot move with a throw, rule by rule as :func:`legal_moves` applies them:
+    the throw does not enter it, carries it past the route's end (bearing off needs the exact
+    throw), or lands it on its own piece, on an enemy safe on a safe square, or on an enemy
+    where captures do not happen."""
+
+    NOT_AN_ENTRY_THROW = "not-an-entry-throw"
+    OVERSHOOTS = "overshoots"
+    OWN_PIECE = "own-piece"
+    SAFE_SQUARE = "safe-square"
+    NO_CAPTURE_THERE = "no-capture-there"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A piece the throw cannot move: where it stands, where the throw would take it (progress,
+    past the route's end when it overshoots) and which rule stops it."""
+
+    piece: int
+    start: int
+    target: int
+    reason: Refusal
+
+
 def _occupancy(rules: Rules, position: Position, side: Side) -> Counter[Cell]:
     return Counter(cell for p in position.pieces(side) if (cell := rules.cell(side, p)) is not None)
 
@@ -83,7 +108,7 @@ def legal_moves(rules: Rules, position: Position, throw: int) -> tuple[Move, ...
             continue
         seen.add(key)
         move = _move_piece(rules, side, index, start, throw, own, enemy)
-        if move is not None:
+        if isinstance(move, Move):
             moves.append(move)
     if moves and not rules.must_move:
         moves.append(PASS)
@@ -98,29 +123,31 @@ def _move_piece(
     throw: int,
     own: Counter[Cell],
     enemy: Counter[Cell],
-) -> Move | None:
+) -> Move | Refusal:
     throw_extra = throw in rules.extra_throw_throws
     if start == 0:
         entry = rules.entry[index]
         if not entry.allows(throw):
-            return None
+            return Refusal.NOT_AN_ENTRY_THROW
         target = entry.target(throw)
     else:
         target = start + throw
     if target > rules.off:
         if rules.exact_bear_off or start == 0:
-            return None
+            return Refusal.OVERSHOOTS
         target = rules.off
     if target == rules.off:
         return Move(index, start, target, extra_throw=throw_extra)
     cell = rules.cells[side][target - 1]
     here = own[cell] - (rules.cell(side, start) == cell)
     if here >= rules.stack_limit:
-        return None
+        return Refusal.OWN_PIECE
     defenders = enemy[cell]
     if defenders:
-        if cell in rules.safe_cells or cell not in rules.capture_cells:
-            return None
+        if cell in rules.safe_cells:
+            return Refusal.SAFE_SQUARE
+        if cell not in rules.capture_cells:
+            return Refusal.NO_CAPTURE_THERE
         if rules.stack_defence is not None and defenders >= rules.stack_defence:
             return Move(index, start, 0, repelled=True, extra_throw=throw_extra)
     extra = (
@@ -129,6 +156,28 @@ def _move_piece(
         or (defenders > 0 and rules.extra_throw_on_capture)
     )
     return Move(index, start, target, captured=defenders, extra_throw=extra)
+
+
+def refused_pieces(rules: Rules, position: Position, throw: int) -> tuple[Refused, ...]:
+    """The pieces of the side to move that ``throw`` cannot move, each with the rule that stops
+    it (one entry for interchangeable pieces at the same progress, as :func:`legal_moves`)."""
+    if throw <= 0 or winner(rules, position) is not None:
+        return ()
+    side = position.to_move
+    own = _occupancy(rules, position, side)
+    enemy = _occupancy(rules, position, side.other)
+    seen: set[tuple[int, int]] = set()
+    refused = []
+    for index, start in enumerate(position.pieces(side)):
+        key = (index if rules.distinct_pieces else -1, start)
+        if start == rules.off or key in seen:
+            continue
+        seen.add(key)
+        outcome = _move_piece(rules, side, index, start, throw, own, enemy)
+        if isinstance(outcome, Refusal):
+            target = rules.entry[index].target(throw) if start == 0 else start + throw
+            refused.append(Refused(index, start, target, outcome))
+    return tuple(refused)
 
 
 def apply_move(rules: Rules, position: Position, move: Move, throw: int) -> Position:
