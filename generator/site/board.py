@@ -46,6 +46,23 @@ class Pieces:
     dark: Counter[Cell]
 
 
+MOVE_COLOUR = "#b0126f"
+"""The highlighted move: a colour neither side's pieces or routes use."""
+
+
+@dataclass(frozen=True)
+class MovePath:
+    """A move to highlight on a worked example's board: the squares the piece leaves, passes
+    over and lands on, in order; the square whose piece is ringed (where it starts before the
+    move, where it lands after); when it bears off, the route's last two squares (the arrow
+    leaves the board their way); and the squares of pieces the throw cannot move (crossed)."""
+
+    path: tuple[Cell, ...]
+    ringed: Cell | None
+    bears_off: tuple[Cell, Cell] | None = None
+    crossed: tuple[Cell, ...] = ()
+
+
 def _centre(cell: Cell) -> tuple[float, float]:
     row, column = parse_cell(cell)
     return MARGIN + (column - 0.5) * CELL, MARGIN + (row - 0.5) * CELL
@@ -72,6 +89,7 @@ def board_svg(
     description: str,
     names: Mapping[Cell, str],
     pieces: Pieces | None = None,
+    move: MovePath | None = None,
 ) -> Markup:
     """One ``<svg role="img">`` with a ``<title>`` and ``<desc>``; ``svg_id`` must be unique
     on the page (it prefixes the ids the arrow markers and the text alternative use). Text
@@ -93,6 +111,9 @@ def board_svg(
             f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
             for name, colour in (("light", LIGHT_COLOUR), ("dark", DARK_COLOUR))
         ),
+        f'<marker id="{svg_id}-move" viewBox="0 0 10 10" refX="8" refY="5" '
+        f'markerWidth="4" markerHeight="4" orient="auto-start-reverse">'
+        f'<path d="M0,0 L10,5 L0,10 z" fill="{MOVE_COLOUR}"/></marker>',
         "</defs>",
     ]
     for cell in board.cells:
@@ -108,8 +129,12 @@ def board_svg(
     if route is not None:
         parts.extend(_route_lines(route, svg_id))
         parts.extend(_step_numbers(route, _label_size(width)))
+    if move is not None:
+        parts.extend(_move_path(move, svg_id))
     if pieces is not None:
         parts.extend(_pieces(pieces))
+    if move is not None:
+        parts.extend(_move_marks(move))
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -192,6 +217,51 @@ def _step_numbers(route: Route, size: int) -> list[str]:
                 f'stroke="#fffdf7" stroke-width="4" paint-order="stroke" '
                 f'aria-hidden="true">{text}</text>'
             )
+    return drawn
+
+
+def _move_path(move: MovePath, svg_id: str) -> list[str]:
+    """The squares of the move outlined, and a line through them ending in an arrowhead (past
+    the last square when the piece bears off)."""
+    drawn = [
+        f'<rect class="move-square" x="{x - CELL / 2 + 3:.1f}" y="{y - CELL / 2 + 3:.1f}" '
+        f'width="{CELL - 6}" height="{CELL - 6}" fill="none" stroke="{MOVE_COLOUR}" '
+        f'stroke-width="3" stroke-dasharray="6 3"/>'
+        for x, y in map(_centre, move.path)
+    ]
+    points = [_centre(cell) for cell in move.path]
+    if move.bears_off is not None:
+        (px, py), (x, y) = map(_centre, move.bears_off)
+        length = math.hypot(x - px, y - py) or 1.0
+        points.append((x + (x - px) / length * CELL * 0.6, y + (y - py) / length * CELL * 0.6))
+    if len(points) > 1:
+        coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        drawn.append(
+            f'<polyline class="move-path" points="{coords}" fill="none" stroke="{MOVE_COLOUR}" '
+            f'stroke-width="5" stroke-linecap="round" stroke-linejoin="round" '
+            f'stroke-opacity="0.8" marker-end="url(#{svg_id}-move)"/>'
+        )
+    return drawn
+
+
+def _move_marks(move: MovePath) -> list[str]:
+    """A ring round the moving piece, a cross on each piece the throw cannot move."""
+    drawn = []
+    if move.ringed is not None:
+        x, y = _centre(move.ringed)
+        drawn.append(
+            f'<circle class="move-piece" cx="{x:.1f}" cy="{y:.1f}" r="21" fill="none" '
+            f'stroke="{MOVE_COLOUR}" stroke-width="4"/>'
+        )
+    for cell in move.crossed:
+        x, y = _centre(cell)
+        x, y = x + 14, y - 14
+        drawn.append(
+            f'<g class="stuck-piece" stroke="#ffffff" stroke-width="2">'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="#7a1010"/>'
+            f'<path d="M{x - 4:.1f},{y - 4:.1f} L{x + 4:.1f},{y + 4:.1f} '
+            f'M{x + 4:.1f},{y - 4:.1f} L{x - 4:.1f},{y + 4:.1f}"/></g>'
+        )
     return drawn
 
 

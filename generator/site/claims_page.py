@@ -48,6 +48,7 @@ def claims_page(ctx: SiteContext, results: dict[str, ClaimResult] | None) -> str
         checked=results is not None,
         variants=ctx.catalog.variants,
         sources=ctx.catalog.sources,
+        languages=ctx.words.language,
         checks=sorted(CHECKS),
         seconds=SECONDS_PER_THROW,
         link=ctx.linker(page),

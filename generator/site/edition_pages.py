@@ -58,6 +58,7 @@ def short_pages(ctx: SiteContext) -> dict[str, str]:
             edition=ctx.editions.current,
             events=ctx.editions.history.get(rid, []),
             sources=ctx.catalog.sources,
+            languages=ctx.words.language,
             citation=ctx.citation(ruling),
             target=ctx.ruling_target(ruling),
             link=ctx.linker(page),

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from generator.engine.rules import Rules, Side, compile_rules
+from generator.engine.rules import compile_rules
 from generator.model.variant import Evidence, Question, Ruling
-from generator.site.board import board_svg, route_description, square_names
+from generator.site.board import MovePath, board_svg, route_description, square_names
 from generator.site.compare_pages import others_say
 from generator.site.context import (
     EVIDENCE_HELP,
@@ -18,9 +19,15 @@ from generator.site.context import (
     variant_page,
 )
 from generator.site.equivalence import Verdict, compare_rulings
-from generator.site.examples import Example, worked_examples
+from generator.site.examples import (
+    Example,
+    ExampleWords,
+    path_cells,
+    pieces_on_board,
+    worked_examples,
+)
 from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
-from generator.site.render import environment, render
+from generator.site.render import environment, lower_first, render
 from generator.site.vocabulary import listing
 
 
@@ -44,11 +51,21 @@ class Difference:
 
 @dataclass(frozen=True)
 class DrawnExample:
+    """A worked example ready for the page: both boards and every sentence about it."""
+
     example: Example
-    svg: str
     anchor: str
-    words: str
-    """Where the pieces stand, in words."""
+    before_svg: str
+    after_svg: str
+    before: str
+    """Where the pieces stand before the move, in words (and ``after``: after it)."""
+    after: str
+    shown: str
+    """The move the example is about, as a sentence."""
+    moves: tuple[tuple[str, str], ...]
+    """Every legal move with the throw: its sentence and the resulting position's notation."""
+    refused: tuple[str, ...]
+    """Each piece the throw cannot move, and why."""
 
 
 def rule_sections(ctx: SiteContext, variant_id: str) -> list[RuleSection]:
@@ -114,6 +131,26 @@ def departures(ctx: SiteContext, variant_id: str) -> list[Departure]:
     return found
 
 
+def evidence_tally(ctx: SiteContext, variant_id: str) -> str:
+    """How the rulings on the page are supported, counted from the data: "Of its 20 rulings,
+    12 are stated by its sources, 3 implied, 2 assumed ...", with the inherited rulings and the
+    questions it leaves unanswered."""
+    sections = rule_sections(ctx, variant_id)
+    own = Counter(s.ruling.evidence for s in sections if not s.inherited)
+    inherited = sum(1 for s in sections if s.inherited)
+    words = ctx.words.data["evidence_tally"]
+    counts = [str(words[level.value]).format(n=own[level]) for level in Evidence if own[level]]
+    total = sum(own.values())
+    text = f"Of its {total} {'ruling' if total == 1 else 'rulings'}, " + listing(counts)
+    if inherited:
+        parent = ctx.catalog.variants[ctx.resolved[variant_id].variant.derives_from or ""]
+        text += f"; {inherited} more inherited from {parent.short}"
+    silent = len(ctx.catalog.questions) - len(sections)
+    if silent:
+        text += f"; {silent} {'question' if silent == 1 else 'questions'} it leaves unanswered"
+    return text + "."
+
+
 def differences_from_parent(ctx: SiteContext, variant_id: str) -> list[Difference]:
     """The questions this variant rules on itself although its parent already did."""
     variant = ctx.catalog.variants[variant_id]
@@ -131,38 +168,67 @@ def differences_from_parent(ctx: SiteContext, variant_id: str) -> list[Differenc
     return found
 
 
-def position_in_words(rules: Rules, example: Example) -> str:
-    """Where each side's pieces stand, as squares of its own route."""
-    parts = []
-    for side, hand, off in zip(Side, example.in_hand, example.borne_off, strict=True):
-        steps = sorted(p for p in example.position.pieces(side) if 0 < p < rules.off)
-        on = (
-            f"on squares {listing([str(s) for s in steps])} of its route"
-            if steps
-            else "none on the board"
-        )
-        parts.append(f"{side.name.capitalize()}: {on}, {hand} in hand, {off} borne off.")
-    return " ".join(parts)
-
-
 def drawn_examples(ctx: SiteContext, variant_id: str) -> list[DrawnExample]:
+    """Each worked example drawn before and after its move, with the move, the pieces the
+    throw cannot move and the position all in words."""
     resolved = ctx.resolved[variant_id]
+    board = resolved.board
     rules = compile_rules(resolved)
+    rosettes = {c: n for c in board.rosettes if (n := ctx.words.rosette_name(c, board.id))}
+    writer = ExampleWords(rules, ctx.words, rosettes)
+    names = square_names(ctx.words, board, resolved.route)
     drawn = []
     for example in worked_examples(rules, variant_id):
         anchor = f"example-{example.kind}"
-        words = position_in_words(rules, example)
-        description = f"{words} {example.side.capitalize()} to move."
-        svg = board_svg(
-            resolved.board,
-            None,
-            svg_id=f"{anchor}-board",
-            title=f"{example.title}: the position before the throw",
-            description=description,
-            names=square_names(ctx.words, resolved.board, resolved.route),
-            pieces=example.pieces,
+        side, shown, throw = example.side, example.shown, example.throw
+        move = shown.move
+        assert move is not None  # an example always shows a real move
+        path = path_cells(rules, side, move, throw)
+        sentence = f"{side.name.capitalize()} {lower_first(writer.move(side, shown, throw))}"
+        boards = {}
+        for when, position, ringed, marks in (
+            ("before", example.position, rules.cell(side, move.start), True),
+            ("after", shown.after, rules.cell(side, move.end), False),
+        ):
+            mark = MovePath(
+                path,
+                ringed,
+                bears_off=(
+                    (rules.cells[side][-2], rules.cells[side][-1])
+                    if marks and move.end == rules.off
+                    else None
+                ),
+                crossed=tuple(
+                    cell
+                    for r in example.refused
+                    if marks and (cell := rules.cell(side, r.start)) is not None
+                ),
+            )
+            boards[when] = board_svg(
+                board,
+                None,
+                svg_id=f"{anchor}-{when}",
+                title=f"{example.title}: the position {when} the move",
+                description=f"{writer.position(position)} The move: {sentence}",
+                names=names,
+                pieces=pieces_on_board(rules, position),
+                move=mark,
+            )
+        drawn.append(
+            DrawnExample(
+                example=example,
+                anchor=anchor,
+                before_svg=boards["before"],
+                after_svg=boards["after"],
+                before=writer.position(example.position),
+                after=writer.position(shown.after),
+                shown=sentence,
+                moves=tuple(
+                    (writer.move(side, line, throw), line.notation) for line in example.moves
+                ),
+                refused=tuple(writer.refusal(side, r, throw) for r in example.refused),
+            )
         )
-        drawn.append(DrawnExample(example, svg, anchor, words))
     return drawn
 
 
@@ -197,6 +263,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "describe": ctx.describe,
         "export_name": export_path(variant_id),
         "sections": rule_sections(ctx, variant_id),
+        "tally": evidence_tally(ctx, variant_id),
         "how_to_play": how_to_play(ctx, variant_id),
         "departures": departures(ctx, variant_id),
         "common": ctx.catalog.variants.get(ctx.words.data["common_rules"]),
@@ -213,6 +280,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
             if ruling.evidence is Evidence.CONFLICTING
         },
         "sources": ctx.catalog.sources,
+        "languages": ctx.words.language,
         "evidence_help": EVIDENCE_HELP,
         "page_cite": ctx.rulebook_citation(variant_id),
         "statistics": statistics,

@@ -65,6 +65,8 @@ def test_cite_block_copies_every_form_and_each_parses(
         block = blocks.nth(index)
         ruling = block.get_attribute("data-ruling") or ""
         assert not block.locator("pre.cite-text").is_visible(), "closed blocks hide their text"
+        # The block is folded, with the ruling's quotations, under the ruling's words.
+        page.locator(f'details.ruling-evidence[data-ruling="{ruling}"] > summary').click()
         block.locator("summary").first.click()
         assert block.evaluate("(details) => details.open"), f"cite block {ruling} did not open"
         copied = {form: copy_form(page, block, form) for form in FORMS}
