@@ -145,7 +145,7 @@ def test_site_wide_citations_list_every_ruling_rulebook_and_the_site(
 def test_non_english_quotes_show_original_and_translation(files: dict[str, str]) -> None:
     """Side by side and both visible (no tabs), the original marked with its language."""
     child = files["variants/fixture-child.md"]
-    pair = child[child.index('<div class="quote-texts"') :]
+    pair = child[child.index('<div class="quote-texts" markdown="1">\n<blockquote lang="es"') :]
     pair = pair[: pair.index("</div>")]
     assert '<blockquote lang="es"' in pair and '<blockquote lang="en"' in pair
     assert "Original, in Spanish" in pair and "Todas las rosetas son seguras." in pair
