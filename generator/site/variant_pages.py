@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup
+
 from generator.engine.rules import compile_rules
 from generator.model.variant import Evidence, Question, Ruling
 from generator.site.board import MovePath, board_svg, route_description, square_names
@@ -55,8 +57,8 @@ class DrawnExample:
 
     example: Example
     anchor: str
-    before_svg: str
-    after_svg: str
+    before_svg: Markup
+    after_svg: Markup
     before: str
     """Where the pieces stand before the move, in words (and ``after``: after it)."""
     after: str
