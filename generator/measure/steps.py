@@ -14,11 +14,12 @@ from typing import Any
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results, Settings, Step
 from generator.measure.exact import EXACT
+from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.suite import SUITE
 from generator.model.catalog import Catalog
 from generator.sim.sanity import FigureError
 
-STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, CLAIMS)
+STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, EXACT_EFFECTS, CLAIMS)
 """Every measurement the build runs, in this order."""
 
 

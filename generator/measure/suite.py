@@ -16,6 +16,8 @@ from typing import Any
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
+from generator.sim.agent_check import both_seats, first_rate, flipped, qualified_by_variant
+from generator.sim.agent_check import read_results as agent_check_results
 from generator.sim.agents import same_play_as
 from generator.sim.encode import encode_rules
 from generator.sim.sanity import result_problems
@@ -34,26 +36,8 @@ def run_suite(catalog: Catalog, settings: Settings) -> Suite:
         cache_dir=settings.cache_root / "sim",
         use_cache=not settings.refresh,
         log=settings.log,
+        skilled=qualified_by_variant(agent_check_results()),
     )
-
-
-def _rate(record: Record) -> dict[str, float]:
-    rate: dict[str, float] = record["results"]["first_player_win_rate"]
-    return rate
-
-
-def _flipped(rate: dict[str, float]) -> dict[str, float]:
-    """The second player's share, from the first player's."""
-    return {"estimate": 1 - rate["estimate"], "low": 1 - rate["high"], "high": 1 - rate["low"]}
-
-
-def both_seats(as_first: Record, as_second: Record) -> dict[str, float]:
-    """An agent's share of wins against random over both seats (the mean of the two), with a
-    95 % interval from the two independent runs' half-widths in quadrature."""
-    first, second = _rate(as_first), _flipped(_rate(as_second))
-    estimate = (first["estimate"] + second["estimate"]) / 2
-    half = ((first["high"] - first["low"]) ** 2 + (second["high"] - second["low"]) ** 2) ** 0.5
-    return {"estimate": estimate, "low": estimate - half / 4, "high": estimate + half / 4}
 
 
 def skill_summary(suite: Suite, vid: str) -> dict[str, Any] | None:
@@ -63,8 +47,8 @@ def skill_summary(suite: Suite, vid: str) -> dict[str, Any] | None:
         return None
     return {
         "agent": gap.agent,
-        "as_first": _rate(gap.as_first),
-        "as_second": _flipped(_rate(gap.as_second)),
+        "as_first": first_rate(gap.as_first),
+        "as_second": flipped(first_rate(gap.as_second)),
         "games": gap.as_first["games"] + gap.as_second["games"],
         **both_seats(gap.as_first, gap.as_second),
     }
@@ -101,8 +85,8 @@ def agent_table(suite: Suite, vid: str, catalog: Catalog) -> list[AgentRow]:
         rows.append(
             AgentRow(
                 tuple(agents),
-                _rate(as_first),
-                _flipped(_rate(as_second)),
+                first_rate(as_first),
+                flipped(first_rate(as_second)),
                 both_seats(as_first, as_second),
                 as_first["games"] + as_second["games"],
             )

@@ -3,7 +3,9 @@
 - Baseline: random against random, :data:`BASELINE_GAMES` games (the first player's 95%
   interval is then at most ±0.5 percentage points).
 - Principle table: each cheap agent against random, in both seats.
-- Skill gap: the strongest cheap agent in that table against random, both seats, more games.
+- Skill gap: the strongest cheap agent against random, both seats, more games: of the agents
+  that clearly beat random in that rulebook (:mod:`generator.sim.agent_check`), none where none
+  does.
 - Sensitivity: for every engine question on which the simulated variants disagree, each
   variant with that one ruling changed to each value another variant uses (and to each reading
   the question asks to measure, its ``measure`` in questions.yml), when the changed game is
@@ -23,7 +25,7 @@ and a changed variant that plays like another variant reuses that variant's firs
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +82,9 @@ class Effect:
     changed: Record
     same_game: bool
     """The change does not alter play at all (identical compiled rules): effect exactly 0."""
+    exact: Any = None
+    """Its exact evaluation at fewer pieces, when known
+    (:class:`generator.sim.exact_effects.EffectRecord`, joined by the measurement layer)."""
 
     @property
     def win_rate(self) -> dict[str, float]:
@@ -192,8 +197,14 @@ def default_suite(
     progress: bool = False,
     use_cache: bool = True,
     log: Callable[[str], None] | None = None,
+    skilled: Mapping[str, Sequence[str]] | None = None,
 ) -> Suite:
-    """Run (or read from the cache) everything the site needs; see the module docstring."""
+    """Run (or read from the cache) everything the site needs; see the module docstring.
+
+    ``skilled``: per rulebook, the agents that clearly beat random there, best first
+    (:func:`generator.sim.agent_check.qualified_by_variant`). When given, the skill gap plays
+    the best of them, and a rulebook where none qualifies has no skill gap (an agent that
+    does not beat random stands for no skill); without it, the best agent of the table."""
     variants = simulated_variants(catalog)
     suite = Suite(seed=seed, variants=[v.id for v in variants])
     played: Played = {}
@@ -253,14 +264,18 @@ def default_suite(
         base = suite.baseline[variant.id]
         suite.effects.append(Effect(change.question, variant.id, change, base, base, True))
     suite.skipped = [Skipped(v.id, c, x) for v, c, x in changes if isinstance(x, str)]
-    strongest = {v.id: strongest_agent(suite.table[v.id]) for v in variants}
+    if skilled is None:
+        strongest = {v.id: strongest_agent(suite.table[v.id]) for v in variants}
+    else:
+        strongest = {v.id: skilled[v.id][0] for v in variants if skilled.get(v.id)}
+    gapped = [v for v in variants if v.id in strongest]
     skill_specs = [
         RecordSpec(v, pair, SKILL_GAMES, seed)
-        for v in variants
+        for v in gapped
         for pair in ((strongest[v.id], RANDOM), (RANDOM, strongest[v.id]))
     ]
     skill_records = run(skill_specs, "skill gap")
-    for i, variant in enumerate(variants):
+    for i, variant in enumerate(gapped):
         suite.skill[variant.id] = SkillGap(
             variant.id, strongest[variant.id], skill_records[2 * i], skill_records[2 * i + 1]
         )

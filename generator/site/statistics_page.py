@@ -13,6 +13,7 @@ from typing import Any
 
 from generator.measure.core import Results
 from generator.measure.exact import EXACT, ExactValues
+from generator.measure.exact_effects import EXACT_EFFECTS, with_exact
 from generator.measure.suite import SUITE, agent_table, chance_check, skill_summary
 from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, SKILL_GAMES, TABLE_GAMES
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
@@ -37,6 +38,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
     figures = Figures()
     suite = results.get(SUITE) if results else None
     exact = (results.get(EXACT) if results else None) or ExactValues()
+    exact_effects = results.get(EXACT_EFFECTS) if results else None
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
     same_game = same_game_groups(simulated)
     for vid in ctx.variant_ids:
@@ -49,12 +51,14 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
             "agents": agent_table(suite, vid, ctx.catalog) if baseline and suite else [],
             "exact": exact.values.get(vid, []),
             "refused": exact.refused.get(vid),
+            "exact_figures": exact_effects.rulebooks.get(vid, []) if exact_effects else [],
             "histogram": f"statistics/length-{vid}.svg" if baseline else None,
             "seed": results.seed if results else None,
             "same_game": [ctx.catalog.variants[other] for other in same_game.get(vid, ())],
             "agent_words": ctx.words.agent,
         }
-    figures.per_question = suite.by_question() if suite else {}
+    by_question = suite.by_question() if suite else {}
+    figures.per_question = {q: with_exact(e, exact_effects) for q, e in by_question.items()}
     findings = rulebook_findings(ctx, figures.per_variant)
     charts = _charts(ctx, results, findings)
     figures.files.update(charts)
@@ -87,6 +91,9 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         charts=sorted(charts),
         link=ctx.linker(page),
         chance=chance_check(suite.effects if suite else []),
+        exact_effects=exact_effects,
+        questions=ctx.catalog.questions,
+        label=ctx.words.label,
         **common,
     )
     method = METHOD_PAGE

@@ -1,0 +1,159 @@
+"""Exact one-ruling effects, exact skill and the agents' check against random, as a
+measurement that reads committed results (``results/``) and computes nothing.
+
+``ur-variants exact`` (:mod:`generator.sim.exact_effects`) and ``ur-variants agents``
+(:mod:`generator.sim.agent_check`) write the files; they take too long for every build. A
+record whose rules no longer match the catalogue is left out (and counted), so a changed
+ruling never shows an old figure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.measure.core import Settings, Step
+from generator.model.catalog import Catalog
+from generator.sim import agent_check, exact_effects
+from generator.sim.exact_effects import EffectRecord, current_records
+from generator.sim.policy_eval import ExactFigures
+from generator.sim.suite import Effect
+from generator.sim.variation import canonical
+
+PROVENANCE = ("command", "commit", "date", "machine", "wall_seconds")
+
+
+@dataclass(frozen=True)
+class ExactEffects:
+    """The committed exact results that still match the catalogue."""
+
+    by_change: dict[tuple[str, str, str], EffectRecord] = field(default_factory=dict)
+    """(rulebook id, question, canonical value) -> its exact record."""
+    rulebooks: dict[str, list[ExactFigures]] = field(default_factory=dict)
+    """Each simulated rulebook's exact figures at 1, 2, ... pieces a side."""
+    provenance: dict[str, Any] = field(default_factory=dict)
+    stale: int = 0
+    """Committed records left out because the rules changed since they were computed."""
+    agents: dict[str, Any] | None = None
+    """The agents' check against random (:mod:`generator.sim.agent_check`), when committed."""
+
+    def of(self, effect: Effect) -> EffectRecord | None:
+        """The exact record of a sampled effect, when there is one."""
+        return self.by_change.get((effect.variant, effect.question, canonical(effect.change.value)))
+
+    @property
+    def records(self) -> list[EffectRecord]:
+        return list(self.by_change.values())
+
+    def qualified_agents(self, variant: str) -> list[str]:
+        return agent_check.qualified_agents(self.agents, variant)
+
+    def largest(self, figure: str, count: int = 10) -> list[EffectRecord]:
+        """The records with the largest exact effect on ``figure``, largest first."""
+        moving = [r for r in self.records if r.effect(figure) is not None]
+        moving = [r for r in moving if not r.is_zero(figure)]
+        return sorted(moving, key=lambda r: (-abs(r.effect(figure) or 0.0), r.variant))[:count]
+
+    def counts(self) -> dict[str, int]:
+        """How many changes were evaluated, move some exact figure, are exactly zero, and show
+        only in the full game (a change of the number of pieces)."""
+        evaluated = [r for r in self.records if r.changes_the_game is not None]
+        moving = sum(bool(r.changes_the_game) for r in evaluated)
+        return {
+            "changes": len(self.records),
+            "evaluated": len(evaluated),
+            "moving": moving,
+            "zero": len(evaluated) - moving,
+            "full_game_only": sum(r.reason is not None for r in self.records),
+        }
+
+    def pieces_by_route(self) -> dict[int, list[str]]:
+        """Rulebook ids by the most pieces a side evaluated exactly."""
+        grouped: dict[int, list[str]] = {}
+        for vid, listed in sorted(self.rulebooks.items()):
+            if listed:
+                grouped.setdefault(listed[-1].pieces, []).append(vid)
+        return grouped
+
+    def worst_agents(self) -> list[tuple[str, str, dict[str, Any], int]]:
+        """Each checked agent, the rulebook of its lowest score against random, that score,
+        and in how many rulebooks it qualifies."""
+        if self.agents is None:
+            return []
+        passes = {
+            agent: sum(scores[agent]["qualifies"] for scores in self.agents["scores"].values())
+            for agent in agent_check.CHECKED_AGENTS
+        }
+        worst = agent_check.worst_scores(self.agents)
+        return [(a, worst[a][0], worst[a][1], passes[a]) for a in sorted(worst)]
+
+
+def read_exact_effects(catalog: Catalog, settings: Settings) -> ExactEffects:
+    """The committed results, current records only (none when the file is missing)."""
+    results = exact_effects.read_results()
+    agents = agent_check.read_results()
+    if results is None:
+        settings.log("no exact effects: results/exact-effects.json is missing; ur-variants exact")
+        return ExactEffects(agents=agents)
+    current = list(current_records(catalog, results))
+    stale = len(results["effects"]) - len(current)
+    if stale:
+        settings.log(
+            f"exact effects: {stale} records left out, their rules changed since"
+            f" {results['date']}; ur-variants exact recomputes them"
+        )
+    fields = {f.name for f in dataclasses.fields(ExactFigures)}
+    return ExactEffects(
+        by_change={(r.variant, r.question, canonical(r.value)): r for r in current},
+        rulebooks={
+            vid: [
+                ExactFigures.from_dict({k: v for k, v in f.items() if k in fields}) for f in listed
+            ]
+            for vid, listed in results["rulebooks"].items()
+        },
+        provenance={key: results[key] for key in PROVENANCE},
+        stale=stale,
+        agents=agents,
+    )
+
+
+def figure_problems(figures: ExactFigures) -> list[str]:
+    """Chances outside 0..1, lengths below one throw, a perfect player losing to random."""
+    problems = []
+    chances = ("perfect_first", "random_first", "perfect_moving_first", "perfect_moving_second")
+    for name in chances:
+        if not 0 <= getattr(figures, name) <= 1:
+            problems.append(f"{name} {getattr(figures, name)} is not a chance")
+    for name in ("perfect_throws", "random_throws"):
+        value = getattr(figures, name)
+        if value is not None and not value >= 1:
+            problems.append(f"{name} {value} is under one throw")
+    if figures.skill < 0.5 - 1e-9:
+        problems.append(f"the perfect player beats random only {figures.skill:.3f} of the time")
+    return problems
+
+
+def exact_effect_problems(exact: ExactEffects) -> list[str]:
+    problems = []
+    for record in exact.records:
+        for figures in (record.baseline, record.changed):
+            if figures is not None:
+                where = f"exact effect of {record.change.label} on {record.variant}"
+                problems += [f"{where}: {p}" for p in figure_problems(figures)]
+    for vid, listed in exact.rulebooks.items():
+        for figures in listed:
+            found = figure_problems(figures)
+            problems += [f"exact {vid} with {figures.pieces} pieces: {p}" for p in found]
+    return problems
+
+
+def with_exact(effects: Sequence[Effect], exact: ExactEffects | None) -> list[Effect]:
+    """The sampled effects, each carrying its exact record (:attr:`Effect.exact`)."""
+    if exact is None:
+        return list(effects)
+    return [dataclasses.replace(e, exact=exact.of(e)) for e in effects]
+
+
+EXACT_EFFECTS = Step("exact effects", read_exact_effects, exact_effect_problems)

@@ -1,0 +1,150 @@
+"""Exact one-ruling effects and the agents' check against random: sizes, records, the
+committed results (generator/sim/exact_effects.py, generator/sim/agent_check.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import rules_for
+from test_solve import finkel
+
+from generator.model.catalog import Catalog
+from generator.sim import agent_check
+from generator.sim import suite as suite_module
+from generator.sim.exact_effects import EffectRecord, pieces_for, plan
+from generator.sim.policy_eval import ZERO_EFFECT, ExactFigures, exact_figures
+
+
+def test_three_pieces_on_short_routes_two_on_long_ones() -> None:
+    assert pieces_for([rules_for("royalur-finkel")]) == 3
+    assert pieces_for([rules_for("royalur-masters")]) == 3
+    assert pieces_for([rules_for("murray-1952-ludii")]) == 2
+    assert pieces_for([rules_for("royalur-finkel"), rules_for("murray-1952-ludii")]) == 2
+    assert pieces_for([rules_for("finkel-three-piece")]) == 3
+    assert pieces_for([finkel(7)], max_states=100) is None
+
+
+def figures(first: float, throws: float | None = 50.0) -> ExactFigures:
+    return ExactFigures(3, 10, first, throws, first, 40.0, 0.8, 0.7, 0.1)
+
+
+def record(before: ExactFigures | None, after: ExactFigures | None) -> EffectRecord:
+    return EffectRecord("v", "safe-squares", "none", 3, "a", "b", before, after)
+
+
+def test_an_effect_is_zero_below_the_tolerance() -> None:
+    same = record(figures(0.5), figures(0.5 + ZERO_EFFECT / 2))
+    assert same.is_zero("perfect_first")
+    assert same.changes_the_game is False
+    moved = record(figures(0.5), figures(0.5 + 2 * ZERO_EFFECT))
+    assert moved.effect("perfect_first") == pytest.approx(2 * ZERO_EFFECT)
+    assert moved.changes_the_game is True
+    assert record(None, None).changes_the_game is None
+    endless = record(figures(0.5, None), figures(0.5))
+    assert endless.effect("perfect_throws") is None
+    assert EffectRecord.from_dict(moved.as_dict()) == moved
+
+
+def test_a_change_of_piece_count_is_not_shown_at_fewer_pieces(catalog: Catalog) -> None:
+    planned = plan(catalog)
+    by_question = {p.change.question for p in planned if p.reason is not None}
+    assert by_question == {"pieces"}
+    assert all(p.baseline is not None for p in planned if p.change.question != "pieces")
+
+
+def run_record(first_rate: float, games: int, half: float) -> dict[str, Any]:
+    rate = {"estimate": first_rate, "low": first_rate - half, "high": first_rate + half}
+    return {"games": games, "results": {"first_player_win_rate": rate}}
+
+
+def test_both_seats_average_the_agents_share() -> None:
+    score = agent_check.both_seats(run_record(0.62, 100, 0.02), run_record(0.44, 100, 0.02))
+    assert score["estimate"] == pytest.approx(0.59)
+    assert score["high"] - score["estimate"] == pytest.approx((2 * 0.04**2) ** 0.5 / 4)
+    assert agent_check.qualifies(score)
+    weak = agent_check.both_seats(run_record(0.58, 100, 0.02), run_record(0.47, 100, 0.02))
+    assert weak["estimate"] > agent_check.QUALIFYING_SCORE
+    assert not agent_check.qualifies(weak)  # 55.5 %, but the interval reaches below 55 %
+
+
+def test_qualified_agents_best_first() -> None:
+    results = {
+        "scores": {
+            "v": {
+                "greedy": {"estimate": 0.6, "qualifies": True},
+                "safe": {"estimate": 0.7, "qualifies": True},
+                "last": {"estimate": 0.3, "qualifies": False},
+            }
+        }
+    }
+    assert agent_check.qualified_agents(results, "v") == ["safe", "greedy"]
+    assert agent_check.qualified_agents(results, "w") == []
+    assert agent_check.qualified_agents(None, "v") == []
+
+
+def test_figures_cache_lives_where_asked(tmp_path: Path) -> None:
+    rules = finkel(1)
+    exact_figures(rules, cache_dir=tmp_path)
+    assert len(list(tmp_path.glob("*.json"))) == 1
+
+
+def test_skill_gap_plays_only_agents_that_beat_random(
+    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given the agents' check, the skill gap plays the best qualified agent, and none in a
+    rulebook where no agent qualifies."""
+    for name in ("BASELINE_GAMES", "TABLE_GAMES", "SKILL_GAMES"):
+        monkeypatch.setattr(suite_module, name, 20)
+    two = [catalog.resolve("royalur-finkel"), catalog.resolve("selchow-righter-1977")]
+    monkeypatch.setattr(suite_module, "simulated_variants", lambda catalog: two)
+    monkeypatch.setattr(suite_module, "sensitivity_changes", lambda catalog, variants: [])
+    skilled = {"royalur-finkel": ["safe", "first"], "selchow-righter-1977": []}
+    suite = suite_module.default_suite(catalog, seed=5, cache_dir=tmp_path, skilled=skilled)
+    assert set(suite.skill) == {"royalur-finkel"}
+    assert suite.skill["royalur-finkel"].agent == "safe"
+    assert suite.skill["royalur-finkel"].as_second["agents"] == ["random", "safe"]
+
+
+def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> str:
+    """The question page's effect table with one row carrying ``exact``."""
+    from types import SimpleNamespace as Row
+
+    from generator.site.render import environment
+
+    interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
+    effect = Row(
+        variant="v",
+        question="q",
+        change=Row(value="x"),
+        win_rate=interval,
+        throws=interval,
+        changed=Row(games=2555, seed=1),
+        exact=exact,
+    )
+    return (
+        environment()
+        .get_template("_question_effect.md.j2")
+        .render(
+            q=Row(drives_engine=True, measure=()),
+            effect=[effect],
+            variants={"v": Row(id="v", short="V")},
+            same_game={},
+            link=lambda target: target,
+            variant_page=lambda vid: f"{vid}.md",
+            label=lambda question, value: value,
+            verdict=lambda e: Row(changes_play=changes_play),
+        )
+    )
+
+
+def test_question_rows_show_the_exact_effect_and_call_a_zero_effect_no_effect() -> None:
+    moved = render_effect_row(record(figures(0.5), figures(0.5123)))
+    assert "first player +1.23 points in perfect play" in moved
+    assert "(three pieces a side) | a different game |" in moved
+    zero = render_effect_row(record(figures(0.5), figures(0.5)))
+    assert "none, exactly (three pieces a side)" in zero
+    assert "a different game by the rules, with no effect at three pieces a side" in zero
+    assert "| the same game |" in render_effect_row(None, changes_play=False)
+    assert "| not computed | a different game |" in render_effect_row(None)
