@@ -3,6 +3,7 @@ committed results (generator/sim/exact_effects.py, generator/sim/agent_check.py)
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,8 @@ def test_skill_gap_plays_only_agents_that_beat_random(
 
 
 def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> str:
-    """The question page's effect table with one row carrying ``exact``."""
+    """The question page's effect table with one row carrying ``exact``, as a reader reads it
+    (character references decoded)."""
     from types import SimpleNamespace as Row
 
     from generator.site.render import environment
@@ -123,7 +125,7 @@ def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> 
         changed=Row(games=2555, seed=1),
         exact=exact,
     )
-    return (
+    return html.unescape(
         environment()
         .get_template("_question_effect.md.j2")
         .render(
