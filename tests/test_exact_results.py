@@ -1,0 +1,67 @@
+"""The committed exact results (results/exact-effects.json):
+present, current with the catalogue, complete, and reproducible (one record recomputed)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from generator.engine.rules import compile_rules
+from generator.model.catalog import Catalog
+from generator.sim import exact_effects
+from generator.sim.exact_effects import current_records, plan
+from generator.sim.policy_eval import ExactFigures, exact_figures
+from generator.sim.solve import with_pieces
+from generator.sim.variation import with_change
+
+
+@pytest.fixture(scope="module")
+def committed() -> dict[str, Any]:
+    results = exact_effects.read_results()
+    assert results is not None, "results/exact-effects.json is missing: run ur-variants exact"
+    return results
+
+
+def test_committed_effects_are_current_and_complete(
+    catalog: Catalog, committed: dict[str, Any]
+) -> None:
+    """Every change the sensitivity runs make has a current exact record; a stale record
+    (its rules fingerprint no longer the catalogue's) is dropped."""
+    current = list(current_records(catalog, committed))
+    assert len(current) == len(plan(catalog)) == len(committed["effects"])
+    stale = dict(committed, effects=[dict(committed["effects"][0], changed_key="0" * 64)])
+    assert committed["effects"][0]["reason"] is not None or not list(
+        current_records(catalog, stale)
+    )
+    for key in ("command", "commit", "date", "machine"):
+        assert committed[key]
+
+
+def test_one_committed_effect_recomputes(catalog: Catalog, committed: dict[str, Any]) -> None:
+    """The smallest evaluated change, recomputed now, gives the committed figures."""
+    records = [r for r in current_records(catalog, committed) if r.changed is not None]
+    smallest = min(records, key=lambda r: r.changed.states if r.changed else 0)
+    resolved = catalog.resolve(smallest.variant)
+    changed = with_change(resolved, smallest.change, catalog.equipment)
+    rules = with_pieces(compile_rules(changed), smallest.pieces or 1)
+    again = exact_figures(rules, cache_dir=None)
+    assert smallest.changed is not None
+    for name in ("perfect_first", "random_first", "perfect_moving_first"):
+        assert getattr(again, name) == pytest.approx(getattr(smallest.changed, name), abs=1e-11)
+
+
+def test_rulebooks_carry_the_exact_skill(committed: dict[str, Any]) -> None:
+    """Every simulated rulebook at one piece at least; the perfect player wins at least half
+    its games against a random one (it wins its perfect-play value against anyone)."""
+    assert committed["rulebooks"]
+    for listed in committed["rulebooks"].values():
+        assert [f["pieces"] for f in listed] == list(range(1, len(listed) + 1))
+        skills = [ExactFigures.from_dict(_plain(f)).skill for f in listed]
+        assert all(s >= 0.5 - 1e-12 for s in skills)
+
+
+def _plain(data: dict[str, Any]) -> dict[str, Any]:
+    fields = {f.name for f in dataclasses.fields(ExactFigures)}
+    return {k: v for k, v in data.items() if k in fields}
