@@ -1,12 +1,11 @@
 """Native kernels of the exact solver: move generation, value iteration, expected length.
 
-Move generation follows :mod:`generator.engine.moves` rule for rule (``_move_piece``,
-``apply_move``, ``pass_turn``): exact or generous bearing off, per-piece entry, stacking up to
-the limit, safe cells, stack defence (a large enough stack sends the attacker back to hand),
-captures of every enemy piece on the cell, another throw for an extra-throw cell, an
-extra-throw throw (when it moves nothing, only where the rules say so) and, where the rules say
-so, a capture; a voluntary pass where moving is not compulsory. ``tests/test_solve.py`` checks
-it against the engine position by position.
+Moves come from the simulator's compiled rules (:mod:`generator.sim.solve_moves`, which calls
+:func:`generator.sim.fast.legal_moves` and :func:`generator.sim.fast.apply_move`): the rules
+exist once in native code. ``tests/test_solve.py`` checks the solved values against the
+reference engine position by position. These kernels store every option of a layer, which is
+simple and fast for small games (the exact policy evaluations read them);
+:mod:`generator.sim.solve_sweeps` solves the large games without storing options.
 
 An option is encoded as one integer: ``WIN`` when the move bears off the mover's last piece,
 else ``2 * state + keeps_turn``. The value of an option for the mover is ``1`` (win),
@@ -18,35 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-WIN = -1
+from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
+from generator.sim.solve_moves import WIN, load_state, successors
 
-
-@njit(cache=True)
-def _config_id(
-    values: np.ndarray,
-    group_start: np.ndarray,
-    group_size: np.ndarray,
-    group_stride: np.ndarray,
-    binom: np.ndarray,
-    code_to_config: np.ndarray,
-) -> int:
-    """Sort ``values`` within each entry group (in place) and return the configuration id."""
-    code = 0
-    for g in range(group_start.shape[0]):
-        lo = group_start[g]
-        hi = lo + group_size[g]
-        for a in range(lo + 1, hi):
-            v = values[a]
-            b = a - 1
-            while b >= lo and values[b] > v:
-                values[b + 1] = values[b]
-                b -= 1
-            values[b + 1] = v
-        rank = 0
-        for a in range(lo, hi):
-            rank += binom[values[a] + a - lo, a - lo + 1]
-        code += rank * group_stride[g]
-    return int(code_to_config[code])
+__all__ = ["WIN", "build_transitions", "classify_states", "iterate_values"]
 
 
 @njit(cache=True)
@@ -110,224 +84,86 @@ def classify_states(
 
 
 @njit(cache=True)
-def _encode(dense: np.ndarray, state: int, keeps_turn: bool) -> int:
-    """The option code of moving to ``state`` (a state index)."""
-    ident = dense[state]
-    if ident < 0:
-        raise AssertionError("solver bug: a move leads to a state outside the solved space")
-    return 2 * int(ident) + (1 if keeps_turn else 0)
-
-
-@njit(cache=True)
-def _options(
-    state: int,
-    t: int,
-    out: np.ndarray,
-    table: np.ndarray,
-    code_to_config: np.ndarray,
-    cells: np.ndarray,
-    attackable: np.ndarray,
-    extra_cell: np.ndarray,
-    throw_values: np.ndarray,
-    throw_extra: np.ndarray,
-    pass_extra: np.ndarray,
-    entry_allowed: np.ndarray,
-    entry_square: np.ndarray,
-    slot_group: np.ndarray,
-    group_start: np.ndarray,
-    group_size: np.ndarray,
-    group_stride: np.ndarray,
-    binom: np.ndarray,
-    off: int,
-    stack_limit: int,
-    stack_defence: int,
-    exact_bear_off: bool,
-    capture_extra: bool,
-    must_move: bool,
-    perspectives: int,
-    dense: np.ndarray,
-    own: np.ndarray,
-    enemy: np.ndarray,
-    mine: np.ndarray,
-    theirs: np.ndarray,
-) -> int:
-    """Write the options of ``state`` for throw index ``t`` into ``out``; return how many.
-
-    ``dense`` maps state indices to the dense ids the options refer to. ``own``, ``enemy``
-    (cell counts) and ``mine``, ``theirs`` (piece buffers) are scratch.
-    """
-    count, n = table.shape
-    p = state // (count * count)
-    i = (state // count) % count
-    j = state % count
-    ms = p
-    es = 1 - p
-    next_p = (1 - p) if perspectives == 2 else 0
-    throw = throw_values[t]
-    t_extra = throw_extra[t]
-    found = 0
-    if throw > 0:
-        for a in range(n):
-            c = cells[ms, table[i, a]]
-            if c >= 0:
-                own[c] += 1
-            c = cells[es, table[j, a]]
-            if c >= 0:
-                enemy[c] += 1
-        for k in range(n):
-            start = table[i, k]
-            if start == off:
-                continue
-            if k > 0 and slot_group[k] == slot_group[k - 1] and table[i, k - 1] == start:
-                continue  # an interchangeable twin already gave this move
-            if start == 0:
-                if not entry_allowed[k, t]:
-                    continue
-                target = throw if entry_square[k] < 0 else entry_square[k]
-            else:
-                target = start + throw
-            if target > off:
-                if exact_bear_off or start == 0:
-                    continue
-                target = off
-            for a in range(n):
-                mine[a] = table[i, a]
-                theirs[a] = table[j, a]
-            extra = t_extra
-            if target != off:
-                cell = cells[ms, target]
-                here = own[cell]
-                if start > 0 and cells[ms, start] == cell:
-                    here -= 1
-                if here >= stack_limit:
-                    continue
-                defenders = enemy[cell]
-                repelled = False
-                if defenders > 0:
-                    if not attackable[cell]:
-                        continue
-                    if stack_defence > 0 and defenders >= stack_defence:
-                        repelled = True
-                if repelled:
-                    mine[k] = 0
-                else:
-                    mine[k] = target
-                    if defenders > 0:
-                        for a in range(n):
-                            if cells[es, theirs[a]] == cell:
-                                theirs[a] = 0
-                        if capture_extra:
-                            extra = True
-                    if extra_cell[cell]:
-                        extra = True
-            else:
-                mine[k] = off
-                done = True
-                for a in range(n):
-                    if mine[a] != off:
-                        done = False
-                if done:
-                    out[found] = WIN
-                    found += 1
-                    continue
-            mi = _config_id(mine, group_start, group_size, group_stride, binom, code_to_config)
-            ti = _config_id(theirs, group_start, group_size, group_stride, binom, code_to_config)
-            if extra:
-                out[found] = _encode(dense, (p * count + mi) * count + ti, True)
-            else:
-                out[found] = _encode(dense, (next_p * count + ti) * count + mi, False)
-            found += 1
-        for a in range(n):
-            c = cells[ms, table[i, a]]
-            if c >= 0:
-                own[c] = 0
-            c = cells[es, table[j, a]]
-            if c >= 0:
-                enemy[c] = 0
-    if found == 0 or not must_move:
-        if pass_extra[t]:
-            out[found] = _encode(dense, state, True)
-        else:
-            out[found] = _encode(dense, (next_p * count + j) * count + i, False)
-        found += 1
-    return found
-
-
-@njit(cache=True)
 def build_transitions(
     states: np.ndarray,
     table: np.ndarray,
     code_to_config: np.ndarray,
-    cells: np.ndarray,
-    attackable: np.ndarray,
-    extra_cell: np.ndarray,
+    packed: np.ndarray,
+    slot_piece: np.ndarray,
     throw_values: np.ndarray,
-    throw_extra: np.ndarray,
-    pass_extra: np.ndarray,
-    entry_allowed: np.ndarray,
-    entry_square: np.ndarray,
-    slot_group: np.ndarray,
     group_start: np.ndarray,
     group_size: np.ndarray,
     group_stride: np.ndarray,
     binom: np.ndarray,
-    off: int,
-    stack_limit: int,
-    stack_defence: int,
-    exact_bear_off: bool,
-    capture_extra: bool,
-    must_move: bool,
     perspectives: int,
     dense: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Options of every (state, throw) of a layer: ``options[row, :counts[row]]`` with
-    ``row = state position * throws + throw index``. A row has at most one option per piece
-    plus the pass."""
-    n = table.shape[1]
+    ``row = state position * throws + throw index``, in the engine's move order (moves from
+    :func:`generator.sim.solve_moves.successors`, the simulator's kernel). A row has at most
+    one option per piece plus the pass. For small games (every state index in ``dense``);
+    :mod:`generator.sim.solve_sweeps` solves large ones without storing options."""
+    K = header(packed)
+    count, n = table.shape
     throws = throw_values.shape[0]
-    cells_count = attackable.shape[0]
-    own = np.zeros(cells_count, dtype=np.int64)
-    enemy = np.zeros(cells_count, dtype=np.int64)
-    mine = np.zeros(n, dtype=np.int64)
-    theirs = np.zeros(n, dtype=np.int64)
+    S = np.zeros(2 * K.pieces + 3 * K.cells, dtype=np.int64)
+    scratch = np.zeros_like(S)
+    mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
+    after = np.zeros(n, dtype=np.int64)
+    movers = np.zeros(MAX_MOVES, dtype=np.int64)
+    opponents = np.zeros(MAX_MOVES, dtype=np.int64)
+    keeps = np.zeros(MAX_MOVES, dtype=np.bool_)
     rows = states.shape[0] * throws
     options = np.empty((rows, n + 1), dtype=np.int32)
     counts = np.empty(rows, dtype=np.int8)
     for a in range(states.shape[0]):
+        state = states[a]
+        p = state // (count * count)
+        i = (state // count) % count
+        j = state % count
+        next_p = (1 - p) if perspectives == 2 else 0
+        S[:] = 0
+        load_state(K, packed, S, table, slot_piece, p, i)
+        load_state(K, packed, S, table, slot_piece, 1 - p, j)
         for t in range(throws):
             row = a * throws + t
-            counts[row] = _options(
-                states[a],
-                t,
-                options[row],
+            found = successors(
+                K,
+                packed,
+                S,
+                scratch,
+                mv,
+                after,
                 table,
-                code_to_config,
-                cells,
-                attackable,
-                extra_cell,
-                throw_values,
-                throw_extra,
-                pass_extra,
-                entry_allowed,
-                entry_square,
-                slot_group,
+                slot_piece,
                 group_start,
                 group_size,
                 group_stride,
                 binom,
-                off,
-                stack_limit,
-                stack_defence,
-                exact_bear_off,
-                capture_extra,
-                must_move,
-                perspectives,
-                dense,
-                own,
-                enemy,
-                mine,
-                theirs,
+                code_to_config,
+                i,
+                j,
+                p,
+                throw_values[t],
+                movers,
+                opponents,
+                keeps,
             )
+            if found > n + 1:
+                raise AssertionError("solver bug: more options than pieces and a pass")
+            for m in range(found):
+                if movers[m] == WIN:
+                    options[row, m] = WIN
+                    continue
+                if keeps[m]:
+                    target = (p * count + movers[m]) * count + opponents[m]
+                else:
+                    target = (next_p * count + opponents[m]) * count + movers[m]
+                ident = dense[target]
+                if ident < 0:
+                    raise AssertionError("solver bug: a move leads outside the solved space")
+                options[row, m] = 2 * ident + (1 if keeps[m] else 0)
+            counts[row] = found
     return options, counts
 
 

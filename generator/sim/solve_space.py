@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from generator.engine.position import Position
 from generator.engine.rules import EntryRule, Rules
-from generator.sim.encode import numbered_route_cells
+from generator.sim.encode import encode_rules, numbered_route_cells
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -85,6 +85,11 @@ class Geometry:
     """``binom[a, b]`` = C(a, b), for ranking multisets."""
     slot_piece: tuple[int, ...]
     """``slot_piece[slot]`` = the engine's piece index that fills this slot."""
+    piece_of_slot: IntArray
+    """``slot_piece`` as an array, for the kernels."""
+    packed: IntArray
+    """The rules as the simulator's kernel reads them (:meth:`EncodedRules.packed`): the
+    solver generates its moves with that kernel (:mod:`generator.sim.solve_moves`)."""
     pieces: int
     off: int
     stack_limit: int
@@ -167,6 +172,8 @@ def geometry(rules: Rules) -> Geometry:
         group_stride=np.array(strides, dtype=np.int64),
         binom=binom.astype(np.int64),
         slot_piece=slot_piece,
+        piece_of_slot=np.array(slot_piece, dtype=np.int64),
+        packed=encode_rules(rules).packed(),
         pieces=rules.pieces,
         off=off,
         stack_limit=rules.stack_limit,
