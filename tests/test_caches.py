@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -120,23 +119,21 @@ def test_an_impossible_record_is_never_saved(tmp_path: Path) -> None:
             save_record(tmp_path, broken)
 
 
-SOLVE_DAMAGE: dict[str, Callable[[Path], None]] = {
-    "truncated": lambda p: p.write_bytes(p.read_bytes()[:100]),
-    "empty": lambda p: p.write_bytes(b""),
-    "not a zip": lambda p: p.write_text("garbage"),
-    "object arrays": lambda p: np.savez(p, dense=np.array([object()]), values=np.zeros(2)),
-    "missing arrays": lambda p: np.savez(p, values=np.zeros(3)),
-    "tampered values": lambda p: _tamper_solution(p),
+SOLVE_DAMAGE: dict[str, tuple[str, Callable[[Path], None]]] = {
+    "record truncated": ("progress.json", lambda p: p.write_bytes(p.read_bytes()[:100])),
+    "record empty": ("progress.json", lambda p: p.write_bytes(b"")),
+    "record not json": ("progress.json", lambda p: p.write_text("garbage")),
+    "values truncated": ("values.npy", lambda p: p.write_bytes(p.read_bytes()[:200])),
+    "values not an array": ("values.npy", lambda p: p.write_text("garbage")),
+    "tampered values": ("values.npy", lambda p: _tamper_solution(p)),
+    "tampered lengths": ("lengths.npy", lambda p: _tamper_solution(p)),
 }
 
 
 def _tamper_solution(path: Path) -> None:
-    with np.load(path) as data:
-        arrays = {name: data[name] for name in data.files}
-    arrays["values"] = arrays["values"].copy()
-    arrays["values"][0] = 0.99
-    with path.open("wb") as file:
-        np.savez(file, **arrays)
+    array = np.load(path, mmap_mode="r+")
+    array[0] = 0.99 if array[0] != 0.99 else 0.98
+    array.flush()
 
 
 @pytest.mark.parametrize("damage", sorted(SOLVE_DAMAGE))
@@ -145,23 +142,26 @@ def test_a_damaged_solution_is_reported_and_solved_again(
 ) -> None:
     rules = finkel(1)
     first = solve(rules, cache_dir=tmp_path)
-    path = solution_path(tmp_path, rules)
-    assert path.is_file()
-    SOLVE_DAMAGE[damage](path)
+    folder = solution_path(tmp_path, rules)
+    name, spoil = SOLVE_DAMAGE[damage]
+    assert (folder / name).is_file()
+    spoil(folder / name)
     capsys.readouterr()
     again = solve(rules, cache_dir=tmp_path)
     assert not again.from_cache
     assert again.start_value == first.start_value
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"cache: {path}: "), lines
+    assert len(lines) == 1 and lines[0].startswith(f"cache: {folder}"), lines
     assert solve(rules, cache_dir=tmp_path).from_cache
 
 
-def test_a_solution_file_is_a_checked_zip(tmp_path: Path) -> None:
+def test_a_solution_record_is_a_checked_entry(tmp_path: Path) -> None:
     rules = finkel(1)
     solve(rules, cache_dir=tmp_path)
-    with zipfile.ZipFile(solution_path(tmp_path, rules)) as archive:
-        assert "checksum.npy" in archive.namelist()
+    envelope = _envelope(solution_path(tmp_path, rules) / "progress.json")
+    assert envelope["format"] == cache_files.CACHE_FORMAT
+    assert envelope["payload"]["complete"] is True
+    assert all("sha256" in layer for layer in envelope["payload"]["layers"].values())
 
 
 CLAIM_DAMAGE: dict[str, Callable[[Path], None]] = {

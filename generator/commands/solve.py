@@ -1,11 +1,13 @@
 """Solve a variant exactly: the first player's win probability and a perfect game's length.
 
 Value iteration over every position (generator/sim/solve.py); solutions are cached under
-.cache/solve/, so a rerun costs nothing. --pieces plays the variant with another number of
-pieces a side (e.g. Finkel's rules with 1 to 4), --set QUESTION=VALUE with one ruling changed
-(as simulate does). The full seven-piece game of Finkel's rules
-takes about 50 minutes of one core and 11 GiB: --max-memory-gb 12. The states and memory a
-solve needs are counted before it starts, and a solve over the limit is refused.
+.cache/solve/ (or --cache-dir), so a rerun costs nothing, and every finished layer is
+checkpointed there: a solve that was killed resumes from its last finished layer. --pieces
+plays the variant with another number of pieces a side (e.g. Finkel's rules with 1 to 4),
+--set QUESTION=VALUE with one ruling changed (as simulate does). The full seven-piece game
+of Finkel's rules needs about 1.75 GiB by the solver's own estimate (within the default
+limit). The states and memory a solve needs are counted before it starts, and a solve over
+the limit is refused.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import math
 import resource
 import sys
+from pathlib import Path
 
 from generator.commands._options import add_set_argument, positive_number, whole_number
 from generator.model.values import MAX_PIECES
@@ -34,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-cache", action="store_true", help="solve again even if .cache/solve/ has it"
+    )
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="where solutions and checkpoints live (default: .cache/solve under --root)",
     )
     parser.add_argument(
         "--max-memory-gb",
@@ -68,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         print(changes, file=sys.stderr)
         return 2
     status = 0
+    cache_dir = args.cache_dir or args.root / ".cache" / "solve"
     for variant in args.variant:
         changed = changed_variant(catalog, variant, changes)
         if isinstance(changed, str):
@@ -79,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 rules = with_pieces(rules, args.pieces)
             solution = solve(
                 rules,
-                cache_dir=None if args.no_cache else args.root / ".cache" / "solve",
+                cache_dir=None if args.no_cache else cache_dir,
                 max_memory_bytes=int(args.max_memory_gb * 2**30),
                 progress=(lambda line: print(f"  {line}", file=sys.stderr))
                 if args.progress
@@ -90,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        origin = "loaded from .cache/solve" if solution.from_cache else "solved now"
+        origin = "loaded from the cache" if solution.from_cache else "solved now"
+        if solution.resumed_layers:
+            origin += f", resumed after {solution.resumed_layers} checkpointed layer(s)"
         pieces = f"{rules.pieces} piece{'s' * (rules.pieces != 1)} a side"
         played = "".join(f", {change.label}" for change in changes)
         print(f"{variant}{played}, {pieces} ({origin})")
@@ -110,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  process peak memory:        {peak_rss / 2**20:,.1f} MiB")
         print(
             f"  solve time:                 {solution.seconds:.2f} s wall,"
-            f" {solution.cpu_seconds:.2f} s CPU ({solution.sweeps} sweeps)"
+            f" {solution.cpu_seconds:.2f} s CPU ({solution.sweeps} sweeps,"
+            f" {solution.bellman_sweeps} of them generating every move)"
         )
         if not solution.from_cache:
             print(f"  native compile or load:     {solution.compile_seconds:.2f} s")

@@ -44,14 +44,16 @@ by hand, not in a test).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -59,30 +61,43 @@ import numpy.typing as npt
 from generator.engine import ENGINE_VERSION
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules
-from generator.sim.cache_files import CACHE_FORMAT, read_arrays, report_damaged, write_arrays
+from generator.sim.cache_files import (
+    CACHE_FORMAT,
+    arrays_checksum,
+    read_json,
+    report_damaged,
+    write_json,
+)
+from generator.sim.solve_index import StateIndex, build_index
 from generator.sim.solve_space import (
     Configurations,
     FloatArray,
     Geometry,
     IntArray,
     code_space,
+    configuration_id,
     enumerate_configurations,
     geometry,
-    layer_sizes,
-    state_index,
 )
 
-SOLVER_VERSION = 3
+SOLVER_VERSION = 4
 """Bump when the solver could give different numbers for the same rules."""
 
 DEFAULT_MAX_MEMORY = 4 * 2**30
 """Refuse solves whose estimated working memory exceeds this (bytes)."""
+
+MAX_DENSE_SLOTS = 50_000_000
+"""Largest :attr:`Solution.dense` built (200 MB)."""
 
 LENGTH_TOLERANCE = 1e-10
 """Largest change (in throws) per sweep at which the expected length counts as converged."""
 
 MAX_SWEEPS = 100_000
 """Give up on a layer after this many sweeps (converging layers need a few hundred)."""
+
+EVALUATION_FACTOR = float(os.environ.get("UR_FACTOR", "1e-3"))
+"""Evaluate the stored choices until a sweep changes the values by less than this fraction of
+the last Bellman sweep's change (then look for better choices again)."""
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "solve"
 
@@ -97,50 +112,102 @@ class SolveEstimate:
 
     configurations: int
     perspectives: int
-    state_slots: int
-    """Indexed states (valid or not): ``perspectives * configurations ** 2``."""
     states: int
     """Positions to solve: exact when ``exact``, else a rough upper guess."""
     largest_layer: int
     memory_bytes: int
+    """Working memory of a checkpointed solve: the index's tables, the values and lengths of
+    the two layers in use, and the largest layer's stored choices and sweep order."""
+    in_memory_bytes: int
+    """Working memory of a solve kept wholly in memory (no cache folder): every value too."""
     exact: bool
-    """``states`` and ``largest_layer`` were counted (:func:`solve_space.layer_sizes`)."""
+    """``states`` and ``largest_layer`` were counted (:func:`solve_index.build_index`)."""
 
 
 MAX_COUNTED_CONFIGURATIONS = 200_000
 """Count states exactly when a side has at most this many configurations (a second at most)."""
 
+FLOAT_BYTES = 8
+"""Values and lengths are float64: the tolerance (1e-13) and the ten published decimals of a
+percentage (1e-12) are far below float32's resolution (6e-8)."""
+
+
+def order_dtype(perspectives: int, configurations: int) -> type[np.unsignedinteger[Any]]:
+    """Sweep-order keys ``(p * C + mover) * C + opponent`` in 4 bytes where they fit."""
+    if perspectives * configurations * configurations < 2**32:
+        return np.uint32
+    return np.uint64
+
+
+def layer_working_bytes(size: int, waves: int, largest_wave: int, throws: int, key: int) -> int:
+    """Bytes :func:`_solve_layer` allocates for a layer: per state a choice per throw
+    (4 bytes each), a sweep-order key, an id (4) and two flags; the largest wave's new values;
+    each wave's start."""
+    return size * (4 * throws + key + 4 + 2) + 8 * largest_wave + 8 * (waves + 1)
+
 
 def estimate(rules: Rules) -> SolveEstimate:
     """The solve's states and peak memory, without solving.
 
-    Memory, as :func:`_solve` allocates it: per state slot a dense id (4 bytes) and a layer
-    (1 byte); per state a value, a length and its place in its layer's list (24 bytes); and
-    for the largest layer, per state and throw, one 4-byte option per piece and the pass, a
-    count and the chosen option. States are counted exactly when the configurations are few
-    enough (every game solvable here); otherwise they are guessed from the slots.
+    Memory, as :func:`_solve` allocates it: the index's tables
+    (:mod:`generator.sim.solve_index`); a value and an expected length (float64) for each
+    state of the two layers in use (a checkpointed solve keeps the finished layers on disk);
+    and the layer's working arrays (:func:`layer_working_bytes`). States and waves are counted
+    exactly when the configurations are few enough (every game solvable here, in seconds);
+    otherwise they are guessed.
     """
+    from generator.sim import solve_sweeps as sweeps
+
     geo = geometry(rules)
     configs = code_space(rules)
-    sizes = None
+    throws = int(geo.throw_values.shape[0])
     if configs <= MAX_COUNTED_CONFIGURATIONS:
         listed = enumerate_configurations(rules, geo)
-        configs = listed.count
-        sizes = layer_sizes(geo, listed)
-    elif configs <= 5_000_000:
-        configs = _configuration_count(rules, geo)
-    slots = geo.perspectives * configs * configs
-    if sizes is not None:
-        states, largest = int(sizes.sum()), int(sizes.max())
-    else:
-        states = int(0.6 * slots)
-        largest = int(0.45 * states)
-    throws = int(geo.throw_values.shape[0])
-    per_row = (rules.pieces + 1) * 4 + 1 + 4
-    memory = slots * 5 + states * 24 + largest * (throws * per_row + 8)
+        index = build_index(geo, listed)
+        key = np.dtype(order_dtype(geo.perspectives, listed.count)).itemsize
+        sizes = index.layer_sizes
+        fixed = _table_bytes(index, listed)
+        on_disk = in_memory = fixed
+        empty = np.empty(0, dtype=np.int64)
+        for layer, size in enumerate(sizes.tolist()):
+            _, waves, largest = sweeps.layer_order(
+                layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
+                index.mask, index.class_start, index.class_members, index.progress_classes,
+                empty, empty.astype(np.uint32), empty, True, 0, index.mask_id, index.rank,
+                index.prefix, index.start,
+            )  # fmt: skip
+            working = layer_working_bytes(size, waves, largest, throws, key)
+            pair = 2 * FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
+            on_disk = max(on_disk, fixed + pair + working)
+            in_memory = max(in_memory, fixed + 2 * FLOAT_BYTES * index.states + working)
+        return SolveEstimate(
+            listed.count,
+            geo.perspectives,
+            index.states,
+            int(sizes.max()),
+            on_disk,
+            in_memory,
+            True,
+        )
+    configs = _configuration_count(rules, geo) if configs <= 5_000_000 else configs
+    states = int(0.15 * geo.perspectives * configs * configs)
+    largest = int(0.25 * states)
+    working = layer_working_bytes(largest, 0, largest, throws, 8)
     return SolveEstimate(
-        configs, geo.perspectives, slots, states, largest, int(memory), sizes is not None
+        configs,
+        geo.perspectives,
+        states,
+        largest,
+        2 * 2 * FLOAT_BYTES * largest + working,
+        2 * FLOAT_BYTES * states + working,
+        False,
     )
+
+
+def _table_bytes(index: StateIndex, configs: Configurations) -> int:
+    """Bytes of the index's tables and the configuration list."""
+    arrays = [a for a in vars(index).values() if isinstance(a, np.ndarray)]
+    return sum(a.nbytes for a in arrays) + configs.table.nbytes + configs.code_to_config.nbytes
 
 
 def _configuration_count(rules: Rules, geo: Geometry) -> int:
@@ -160,23 +227,26 @@ class Solution:
     rules: Rules
     geometry: Geometry
     configurations: Configurations
-    dense: npt.NDArray[np.int32]
-    """``[state index]`` -> solved state id, ``-1`` for impossible or finished states."""
+    state_index: StateIndex
+    """Positions -> ids (:mod:`generator.sim.solve_index`)."""
     values: FloatArray
-    """``[state id]`` probability that the side to move wins."""
+    """``[state id]`` probability that the side to move wins (in memory, or mapped from the
+    cache folder's file)."""
     lengths: FloatArray
     """``[state id]`` expected throws left under the optimal policy (the first best move in
     the engine's order); infinite where that policy can go on for ever."""
     states: int
     """Positions solved (possible, unfinished, side to move mover-relative)."""
     seconds: float
-    """Wall time of the solve itself (not the native compilation, not a cache load)."""
+    """Wall time of the solve itself, summed over resumed runs (not the native compilation,
+    not a cache load)."""
     cpu_seconds: float
-    """Processor time of the solve (the honest figure on a machine shared with other work)."""
+    """Processor time of the solve, all threads, summed over resumed runs (the honest figure on
+    a machine shared with other work)."""
     memory_bytes: int
-    """Peak bytes of the solver's arrays during the solve."""
+    """Peak bytes of the solver's working arrays during the solve (:func:`estimate`)."""
     sweeps: int
-    """Gauss-Seidel sweeps over all layers (values)."""
+    """Sweeps over all layers (values): Bellman sweeps plus evaluation sweeps."""
     tolerance: float
     endless: int = 0
     """States from which perfect play can go on for ever (say, both sides declining to move
@@ -185,11 +255,41 @@ class Solution:
     compile_seconds: float = 0.0
     """Time this call spent compiling the native kernels (or loading them from numba's cache);
     ``0`` once they are loaded in this process."""
+    bellman_sweeps: int = 0
+    """Of ``sweeps``, those that generated every move."""
+    resumed_layers: int = 0
+    """Layers read from a checkpoint of an interrupted run instead of solved now."""
+
+    @functools.cached_property
+    def dense(self) -> npt.NDArray[np.int32]:
+        """``[state index]`` -> state id, ``-1`` for impossible or finished states, where a
+        state index is ``(p * C + mover) * C + opponent`` (:func:`solve_space.state_index`):
+        the table the small-game kernels read (:func:`_kernel_arguments`). It holds a number
+        for every pair of configurations, so it is refused above :data:`MAX_DENSE_SLOTS`."""
+        count = self.configurations.count
+        slots = self.geometry.perspectives * count * count
+        if slots > MAX_DENSE_SLOTS:
+            raise SolveRefused(f"{self.rules.variant}: {slots:,} state indices are too many")
+        index = self.state_index
+        dense = np.full(slots, -1, dtype=np.int32)
+        mover, opponent = np.divmod(np.arange(count * count, dtype=np.int64), count)
+        for p in range(self.geometry.perspectives):
+            possible = index.valid[p, mover] & index.valid[1 - p, opponent]
+            possible &= (index.mask[p, mover] & index.mask[1 - p, opponent]) == 0
+            i, j = mover[possible], opponent[possible]
+            ids = index.start[p, i, index.borne[i] + index.borne[j]]
+            ids += index.prefix[p, index.borne[j], index.mask_id[p, i], index.mask_id[1 - p, j]]
+            ids += index.rank[1 - p, j]
+            dense[p * count * count + np.flatnonzero(possible)] = ids
+        return dense
 
     def index(self, position: Position) -> int:
         """The solved state id of ``position``; raises ``ValueError`` for an impossible one."""
-        index = state_index(self.geometry, self.configurations, position)
-        ident = int(self.dense[index]) if index >= 0 else -1
+        side = position.to_move
+        mover = configuration_id(self.geometry, self.configurations, position.pieces(side))
+        other = configuration_id(self.geometry, self.configurations, position.pieces(side.other))
+        p = int(side) if self.geometry.perspectives == 2 else 0
+        ident = self.state_index.state_id(p, mover, other) if min(mover, other) >= 0 else -1
         if ident < 0:
             raise ValueError(f"position {position} is impossible or finished under these rules")
         return ident
@@ -255,7 +355,8 @@ def rules_key(rules: Rules, tolerance: float) -> str:
 
 
 def solution_path(cache_dir: Path, rules: Rules, tolerance: float = 1e-13) -> Path:
-    return cache_dir / f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.npz"
+    """The folder holding a solve's values, lengths and checkpoint record."""
+    return cache_dir / f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}"
 
 
 def solve(
@@ -270,20 +371,28 @@ def solve(
     """Solve ``rules`` exactly (or load the cached solution from ``cache_dir``). With
     ``use_cache=False`` a cached solution is not read but solved again, and replaced.
 
-    Raises :class:`SolveRefused` when the estimated memory exceeds ``max_memory_bytes``.
+    With a ``cache_dir``, every finished layer is checkpointed there, and a solve that was
+    interrupted resumes from its last finished layer. Raises :class:`SolveRefused` when the
+    estimated memory exceeds ``max_memory_bytes``.
     """
     geo = geometry(rules)
-    path = solution_path(cache_dir, rules, tolerance) if cache_dir is not None else None
-    cached = _load(rules, geo, path, tolerance) if path is not None and use_cache else None
-    if cached is not None:
-        return cached
+    store = (
+        Checkpoints(solution_path(cache_dir, rules, tolerance), resume=use_cache)
+        if cache_dir is not None
+        else None
+    )
+    if store is not None and use_cache:
+        cached = store.load_complete(rules, geo, tolerance)
+        if cached is not None:
+            return cached
     guess = estimate(rules)
-    if guess.memory_bytes > max_memory_bytes:
+    needed = guess.memory_bytes if store is not None else guess.in_memory_bytes
+    if needed > max_memory_bytes:
         states = f"{guess.states:,}" if guess.exact else f"up to about {guess.states:,}"
         raise SolveRefused(
             f"{rules.variant} with {rules.pieces} pieces a side has {states} states"
             f" ({guess.configurations:,} configurations a side, {guess.perspectives}"
-            f" perspective(s)) and needs about {guess.memory_bytes / 2**30:.1f} GiB, over the"
+            f" perspective(s)) and needs about {needed / 2**30:.1f} GiB, over the"
             f" {max_memory_bytes / 2**30:.1f} GiB limit; raise the limit (--max-memory-gb) if"
             " the machine has the memory, or solve with fewer pieces (--pieces)"
         )
@@ -291,15 +400,11 @@ def solve(
         counted = "counted" if guess.exact else "guessed"
         progress(
             f"{guess.states:,} states ({counted}), the largest layer {guess.largest_layer:,};"
-            f" about {guess.memory_bytes / 2**30:.2f} GiB"
+            f" about {needed / 2**30:.2f} GiB"
         )
     compile_seconds = warm_up(rules)
-    solution = dataclasses.replace(
-        _solve(rules, geo, tolerance, progress), compile_seconds=compile_seconds
-    )
-    if path is not None:
-        _save(solution, path)
-    return solution
+    solution = _solve(rules, geo, tolerance, progress, store)
+    return dataclasses.replace(solution, compile_seconds=compile_seconds)
 
 
 _warm = False
@@ -313,104 +418,380 @@ def warm_up(rules: Rules) -> float:
         return 0.0
     began = time.perf_counter()
     one = with_pieces(rules, 1)
-    _solve(one, geometry(one), 1e-6, None)
+    _solve(one, geometry(one), 1e-6, None, None)
     _warm = True
     return time.perf_counter() - began
 
 
-def _solve(
-    rules: Rules, geo: Geometry, tolerance: float, progress: Callable[[str], None] | None
-) -> Solution:
-    from generator.sim import solve_kernels as kernels
+@dataclass
+class _Totals:
+    """Figures summed over the layers (and over resumed runs)."""
 
-    began = time.perf_counter()
-    began_cpu = time.process_time()
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    sweeps: int = 0
+    bellman: int = 0
+    endless: int = 0
+    resumed: int = 0
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.seconds += float(record["seconds"])
+        self.cpu_seconds += float(record["cpu_seconds"])
+        self.sweeps += int(record["sweeps"])
+        self.bellman += int(record["bellman_sweeps"])
+        self.endless += int(record["endless"])
+
+
+def _solve(
+    rules: Rules,
+    geo: Geometry,
+    tolerance: float,
+    progress: Callable[[str], None] | None,
+    store: Checkpoints | None,
+) -> Solution:
     configs = enumerate_configurations(rules, geo)
-    layer_of = kernels.classify_states(
-        configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
-    )
-    layers = _layer_states(layer_of, configs, rules.pieces)
-    states = sum(len(members) for members in layers)
-    if 2 * states >= 2**31:
-        raise SolveRefused(f"{rules.variant}: {states:,} states overflow the 32-bit option codes")
-    # Dense ids: layer by layer, in sweep order, so a layer's values are contiguous.
-    dense = np.full(layer_of.shape[0], -1, dtype=np.int32)
-    values = np.full(states, 0.5)
-    lengths = np.zeros(states)
-    fixed_bytes = dense.nbytes + values.nbytes + lengths.nbytes + configs.table.nbytes
-    fixed_bytes += configs.code_to_config.nbytes + layer_of.nbytes
-    fixed_bytes += sum(members.nbytes for members in layers)
-    peak = fixed_bytes
-    sweeps = 0
-    endless = 0
-    throws = int(geo.throw_values.shape[0])
-    base = 0
-    for layer, members in reversed(list(enumerate(layers))):
-        size = int(members.size)
-        if size == 0:
+    index = build_index(geo, configs)
+    states = index.states
+    if store is not None:
+        values, lengths, finished = store.open(states, index)
+    else:
+        values, lengths, finished = np.full(states, 0.5), np.zeros(states), {}
+    totals = _Totals()
+    sizes = index.layer_sizes
+    fixed = _table_bytes(index, configs)
+    peak = fixed + (values.nbytes + lengths.nbytes if store is None else 0)
+    for layer in reversed(range(len(sizes))):
+        if sizes[layer] == 0:
             continue
-        dense[members] = np.arange(base, base + size, dtype=np.int32)
-        built = time.process_time()
-        options, counts = kernels.build_transitions(
-            members, *_kernel_arguments(geo, configs, dense)
-        )
-        valued = time.process_time()
-        done, change = kernels.iterate_values(
-            base, size, options, counts, geo.throw_probs, values, tolerance, MAX_SWEEPS
-        )
-        if done < 0:
-            raise RuntimeError(
-                f"{rules.variant}: layer {layer} did not converge in {MAX_SWEEPS} sweeps"
-                f" (last change {change:.3g})"
-            )
-        sweeps += done
-        timed = time.process_time()
-        chosen = kernels.choose_policy(size, options, counts, throws, values, 0, False)
-        total = int(counts.sum())
-        working = options.nbytes + counts.nbytes + chosen.nbytes
-        peak = max(peak, fixed_bytes + working)
-        del options, counts
-        endless += kernels.mark_endless(base, size, chosen, lengths)
-        steps, change = kernels.iterate_lengths(
-            base, size, chosen, geo.throw_probs, lengths, LENGTH_TOLERANCE, MAX_SWEEPS
-        )
-        if steps < 0:
-            raise RuntimeError(
-                f"{rules.variant}: expected lengths in layer {layer} did not converge"
-                f" in {MAX_SWEEPS} sweeps (last change {change:.3g})"
-            )
-        base += size
+        if layer in finished:
+            peak = max(peak, int(finished[layer].get("memory_bytes", 0)))
+            totals.add(finished[layer])
+            totals.resumed += 1
+            continue
+        record = _solve_layer(rules, geo, configs, index, layer, values, lengths, tolerance)
+        if store is None:
+            resident = values.nbytes + lengths.nbytes
+        else:  # the finished layers are on disk: only this one and the next are in use
+            resident = 2 * FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
+        peak = max(peak, fixed + resident + int(record["working_bytes"]))
+        record["memory_bytes"] = peak
+        totals.add(record)
+        if store is not None:
+            store.finish(layer, index, values, lengths, record)
         if progress is not None:
             progress(
-                f"layer {layer}: {size:,} states, {total:,} options"
-                f" (built in {valued - built:.2f} CPU s), values {done} sweeps"
-                f" ({timed - valued:.2f} s), lengths {steps} sweeps"
-                f" ({time.process_time() - timed:.2f} s)"
+                f"layer {layer}: {int(sizes[layer]):,} states, values {record['sweeps']} sweeps"
+                f" ({record['bellman_sweeps']} generating every move), lengths"
+                f" {record['length_sweeps']} sweeps; {record['seconds']:.1f} s wall,"
+                f" {record['cpu_seconds']:.1f} s processor"
             )
+    if store is not None:
+        store.complete(peak)
+        values, lengths = store.mapped(states)
     return Solution(
         rules=rules,
         geometry=geo,
         configurations=configs,
-        dense=dense,
+        state_index=index,
         values=values,
         lengths=lengths,
         states=states,
-        seconds=time.perf_counter() - began,
-        cpu_seconds=time.process_time() - began_cpu,
-        memory_bytes=int(peak),
-        sweeps=sweeps,
+        seconds=totals.seconds,
+        cpu_seconds=totals.cpu_seconds,
+        memory_bytes=peak,
+        sweeps=totals.sweeps,
         tolerance=tolerance,
-        endless=endless,
+        endless=totals.endless,
+        bellman_sweeps=totals.bellman,
+        resumed_layers=totals.resumed,
     )
+
+
+def _cpu_time() -> float:
+    """Processor time of this process and its threads."""
+    return time.process_time()
+
+
+def _solve_layer(
+    rules: Rules,
+    geo: Geometry,
+    configs: Configurations,
+    index: StateIndex,
+    layer: int,
+    values: FloatArray,
+    lengths: FloatArray,
+    tolerance: float,
+) -> dict[str, Any]:
+    """Solve one layer in place (values, then expected lengths); the figures of the solve."""
+    from generator.sim import solve_sweeps as sweeps
+
+    began, began_cpu = time.perf_counter(), _cpu_time()
+    base = int(index.layer_base[layer])
+    size = int(index.layer_base[layer + 1]) - base
+    following = int(index.layer_base[min(layer + 2, len(index.layer_base) - 1)]) - base
+    if 2 * following + 1 >= 2**32 - 1:
+        raise SolveRefused(f"{rules.variant}: layer {layer} overflows the 32-bit choice codes")
+    table_args = (index.borne, index.mask_id, index.rank, index.prefix, index.start)
+    arguments = (
+        layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
+        index.mask, index.class_start, index.class_members, index.progress_classes,
+    )  # fmt: skip
+    empty = np.empty(0, dtype=np.int64)
+    listed, waves, largest = sweeps.layer_order(
+        *arguments, empty, empty.astype(np.uint32), empty, True, base, *table_args[1:]
+    )
+    order = np.empty(size, dtype=order_dtype(geo.perspectives, configs.count))
+    places = np.empty(size, dtype=np.uint32)
+    wave_start = np.empty(waves + 1, dtype=np.int64)
+    sweeps.layer_order(*arguments, order, places, wave_start, False, base, *table_args[1:])
+    if listed != size:
+        raise AssertionError(f"solver bug: layer {layer} lists {listed} of {size} states")
+    throws = int(geo.throw_values.shape[0])
+    policy = np.empty(size * throws, dtype=np.uint32)
+    new_values = np.empty(largest)
+    values[base : base + size] = 0.5
+    lengths[base : base + size] = 0.0
+    count = configs.count
+
+    def bellman() -> float:
+        worst = 0.0
+        for w in range(waves):
+            first, last = int(wave_start[w]), int(wave_start[w + 1])
+            change = sweeps.bellman_wave(
+                first, last, order, places, base, values, policy, new_values, geo.packed,
+                configs.table, geo.piece_of_slot, geo.group_start, geo.group_size,
+                geo.group_stride, geo.binom, configs.code_to_config, geo.throw_values,
+                geo.throw_probs, geo.perspectives, *table_args,
+            )  # fmt: skip
+            sweeps.commit_wave(first, last, base, values, new_values, places)
+            worst = max(worst, change)
+        return worst
+
+    def evaluate(array: FloatArray, of_lengths: bool) -> float:
+        worst = 0.0
+        for w in range(waves):
+            first, last = int(wave_start[w]), int(wave_start[w + 1])
+            change = sweeps.evaluate_wave(
+                first, last, order, places, base, array, policy, geo.throw_probs, new_values,
+                of_lengths, count, geo.perspectives,
+            )  # fmt: skip
+            sweeps.commit_wave(first, last, base, array, new_values, places)
+            worst = max(worst, change)
+        return worst
+
+    bellman_sweeps = evaluation_sweeps = 0
+    while True:
+        change = bellman()
+        bellman_sweeps += 1
+        if change < tolerance:
+            break
+        target = max(tolerance, change * EVALUATION_FACTOR)
+        while evaluate(values, False) >= target:
+            evaluation_sweeps += 1
+            if evaluation_sweeps > MAX_SWEEPS:
+                raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
+        evaluation_sweeps += 1
+        if bellman_sweeps > MAX_SWEEPS:
+            raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
+    endless = sweeps.mark_endless(base, size, places, policy, throws, lengths)
+    length_sweeps = 1
+    while (change := evaluate(lengths, True)) >= LENGTH_TOLERANCE:
+        length_sweeps += 1
+        if length_sweeps > MAX_SWEEPS:
+            raise RuntimeError(
+                f"{rules.variant}: expected lengths in layer {layer} did not converge"
+                f" in {MAX_SWEEPS} sweeps (last change {change:.3g})"
+            )
+    working = order.nbytes + places.nbytes + wave_start.nbytes + policy.nbytes
+    working += new_values.nbytes + 2 * size  # and mark_endless's two flags a state
+    expected = layer_working_bytes(size, waves, largest, throws, order.itemsize)
+    if working != expected:
+        raise AssertionError(f"solver bug: layer {layer} uses {working} bytes, not {expected}")
+    return {
+        "states": size,
+        "working_bytes": working,
+        "sweeps": bellman_sweeps + evaluation_sweeps,
+        "bellman_sweeps": bellman_sweeps,
+        "length_sweeps": length_sweeps,
+        "endless": int(endless),
+        "seconds": time.perf_counter() - began,
+        "cpu_seconds": _cpu_time() - began_cpu,
+    }
+
+
+class Checkpoints:
+    """A solve's folder: ``values.npy`` and ``lengths.npy`` (float64, one entry per state,
+    filled layer by layer through memory maps) and ``progress.json`` (written atomically with
+    a format version and a checksum, :func:`generator.sim.cache_files.write_json`), which
+    lists each finished layer with the SHA-256 of its values and lengths and its figures.
+
+    A layer counts as finished only once its arrays are flushed and its record written; a
+    killed solve loses at most the layer it was solving. A finished layer whose arrays no
+    longer match their checksum is reported and solved again, with every layer below it."""
+
+    def __init__(self, folder: Path, resume: bool = True) -> None:
+        self.folder = folder
+        self.resume = resume
+        """``False``: start afresh, whatever the folder holds."""
+        self.record_path = folder / "progress.json"
+        self._record: dict[str, Any] = {}
+        self._read: dict[str, Any] | None = None
+        self._was_read = False
+        self._reported = False
+
+    def _report(self, path: Path, reason: str) -> None:
+        """Report damage once: a damaged solve is solved again once."""
+        if not self._reported:
+            report_damaged(path, reason)
+        self._reported = True
+
+    def _arrays(self, states: int, mode: Literal["r+", "r", "w+"]) -> tuple[FloatArray, FloatArray]:
+        return tuple(  # type: ignore[return-value]
+            np.lib.format.open_memmap(
+                self.folder / f"{name}.npy", mode=mode, dtype=np.float64, shape=(states,)
+            )
+            if mode == "w+"
+            else np.load(self.folder / f"{name}.npy", mmap_mode=mode)
+            for name in ("values", "lengths")
+        )
+
+    def _read_record(self, states: int) -> dict[str, Any] | None:
+        """The checkpoint record (read once: :func:`read_json` reports damage itself)."""
+        if not self._was_read:
+            self._was_read = True
+            record = read_json(self.record_path)
+            if record is None and self.record_path.exists():
+                self._reported = True  # read_json said why
+            self._read = record if isinstance(record, dict) or record is None else {}
+        record = self._read
+        if record is None:
+            return None
+        if record.get("states") != states or not isinstance(record.get("layers"), dict):
+            self._report(self.record_path, "it is not the record of this solve")
+            return None
+        return record
+
+    def _verified(
+        self,
+        states: int,
+        index: StateIndex,
+        values: FloatArray,
+        lengths: FloatArray,
+        record: dict[str, Any],
+    ) -> dict[int, dict[str, Any]]:
+        """The finished layers whose arrays still match their checksums, from the top layer
+        down to the first that does not."""
+        layers: dict[str, Any] = record.get("layers", {})
+        good: dict[int, dict[str, Any]] = {}
+        sizes = index.layer_sizes
+        for layer in reversed(range(len(sizes))):
+            if sizes[layer] == 0:
+                continue
+            entry = layers.get(str(layer))
+            if entry is None:
+                break
+            if entry.get("sha256") != _layer_checksum(index, layer, values, lengths):
+                self._report(self.folder, f"layer {layer} does not match its checksum")
+                break
+            good[layer] = entry
+        return good
+
+    def open(
+        self, states: int, index: StateIndex
+    ) -> tuple[FloatArray, FloatArray, dict[int, dict[str, Any]]]:
+        """The solve's arrays (mapped for writing) and the layers already finished."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        record = self._read_record(states) if self.resume else None
+        if record is not None:
+            try:
+                values, lengths = self._arrays(states, "r+")
+                if values.shape != (states,) or lengths.shape != (states,):
+                    raise ValueError("shape")
+            except (OSError, ValueError) as error:
+                self._report(self.folder, f"its arrays are unreadable ({type(error).__name__})")
+            else:
+                good = self._verified(states, index, values, lengths, record)
+                self._record = {"states": states, "layers": {str(k): v for k, v in good.items()}}
+                return values, lengths, good
+        self._record = {"states": states, "layers": {}}
+        values, lengths = self._arrays(states, "w+")
+        return values, lengths, {}
+
+    def finish(
+        self,
+        layer: int,
+        index: StateIndex,
+        values: FloatArray,
+        lengths: FloatArray,
+        figures: dict[str, Any],
+    ) -> None:
+        """Flush the layer's values and lengths, then record it as finished."""
+        for array in (values, lengths):
+            flush = getattr(array, "flush", None)
+            if flush is not None:
+                flush()
+        entry = {**figures, "sha256": _layer_checksum(index, layer, values, lengths)}
+        self._record["layers"][str(layer)] = entry
+        write_json(self.record_path, self._record)
+
+    def complete(self, memory_bytes: int) -> None:
+        self._record["complete"] = True
+        self._record["memory_bytes"] = memory_bytes
+        write_json(self.record_path, self._record)
+
+    def mapped(self, states: int) -> tuple[FloatArray, FloatArray]:
+        return self._arrays(states, "r")
+
+    def load_complete(self, rules: Rules, geo: Geometry, tolerance: float) -> Solution | None:
+        """The finished solution in this folder, or ``None`` (missing, unfinished, damaged)."""
+        if not self.record_path.exists():
+            return None
+        configs = enumerate_configurations(rules, geo)
+        index = build_index(geo, configs)
+        states = index.states
+        record = self._read_record(states)
+        if record is None or not record.get("complete"):
+            return None
+        try:
+            values, lengths = self._arrays(states, "r")
+        except (OSError, ValueError) as error:
+            self._report(self.folder, f"its arrays are unreadable ({type(error).__name__})")
+            return None
+        good = self._verified(states, index, values, lengths, record)
+        if len(good) != int((index.layer_sizes > 0).sum()):
+            return None
+        totals = _Totals()
+        for entry in good.values():
+            totals.add(entry)
+        return Solution(
+            rules=rules,
+            geometry=geo,
+            configurations=configs,
+            state_index=index,
+            values=values,
+            lengths=lengths,
+            states=states,
+            seconds=totals.seconds,
+            cpu_seconds=totals.cpu_seconds,
+            memory_bytes=int(record.get("memory_bytes", 0)),
+            sweeps=totals.sweeps,
+            tolerance=tolerance,
+            endless=totals.endless,
+            from_cache=True,
+            bellman_sweeps=totals.bellman,
+        )
+
+
+def _layer_checksum(index: StateIndex, layer: int, values: FloatArray, lengths: FloatArray) -> str:
+    first, last = int(index.layer_base[layer]), int(index.layer_base[layer + 1])
+    return arrays_checksum({"values": values[first:last], "lengths": lengths[first:last]})
 
 
 def _layer_states(
     layer_of: npt.NDArray[np.int8], configs: Configurations, pieces: int
 ) -> list[IntArray]:
-    """State indices of each layer (pieces borne off by both sides), in sweep order.
-
-    Most moves advance, so sweeping the most advanced states first converges faster.
-    """
+    """State indices (``(p * C + mover) * C + opponent``) of each layer, most advanced first,
+    for the small-game kernels that store every option (:mod:`generator.sim.solve_kernels`)."""
     count = configs.count
     progress_sum = configs.table.sum(axis=1)
     layers = []
@@ -437,52 +818,6 @@ def _kernel_arguments(
         geo.binom,
         geo.perspectives,
         dense,
-    )
-
-
-_META = ("states", "seconds", "cpu_seconds", "memory_bytes", "sweeps", "endless")
-ARRAYS = ("dense", "values", "lengths", "meta")
-
-
-def _save(solution: Solution, path: Path) -> None:
-    """Save atomically, with a checksum (:func:`generator.sim.cache_files.write_arrays`)."""
-    meta = np.array([getattr(solution, name) for name in _META], dtype=np.float64)
-    arrays: dict[str, npt.NDArray[Any]] = {
-        "dense": solution.dense,
-        "values": solution.values,
-        "lengths": solution.lengths,
-        "meta": meta,
-    }
-    write_arrays(path, arrays)
-
-
-def _load(rules: Rules, geo: Geometry, path: Path, tolerance: float) -> Solution | None:
-    """The cached solution, or ``None`` when it is missing or damaged (reported in one line):
-    unreadable, tampered with, or not shaped like a solution of these rules."""
-    data = read_arrays(path, ARRAYS)
-    if data is None:
-        return None
-    dense, values, lengths, meta = (data[name] for name in ARRAYS)
-    solved = meta.shape == (len(_META),) and values.shape == lengths.shape
-    if not solved or dense.dtype.kind != "i" or values.dtype.kind != "f" or meta[0] != len(values):
-        report_damaged(path, "it is not shaped like a solution of these rules")
-        return None
-    states, seconds, cpu_seconds, memory, sweeps, endless = meta
-    return Solution(
-        rules=rules,
-        geometry=geo,
-        configurations=enumerate_configurations(rules, geo),
-        dense=dense,
-        values=values,
-        lengths=lengths,
-        states=int(states),
-        seconds=float(seconds),
-        cpu_seconds=float(cpu_seconds),
-        memory_bytes=int(memory),
-        sweeps=int(sweeps),
-        tolerance=tolerance,
-        endless=int(endless),
-        from_cache=True,
     )
 
 

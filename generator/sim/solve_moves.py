@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from generator.sim.fast import (
+    M_CAPTURED,
     M_END,
     M_EXTRA,
     M_PIECE,
@@ -130,7 +131,7 @@ def successors(
             out_mover[m] = mover
             out_opponent[m] = opponent
             continue
-        for k in range(S.shape[0]):
+        for k in range(2 * pieces + 2 * K.cells):  # the rest of S is the kernel's scratch
             scratch[k] = S[k]
         apply_move(K, R, scratch, side, mv, m)
         if mv[row + M_END] == off:
@@ -147,6 +148,9 @@ def successors(
         out_mover[m] = config_id(
             pieces_after, group_start, group_size, group_stride, binom, code_to_config
         )
+        if mv[row + M_CAPTURED] == 0:
+            out_opponent[m] = opponent
+            continue
         for slot in range(slot_piece.shape[0]):
             pieces_after[slot] = scratch[other * pieces + slot_piece[slot]]
         out_opponent[m] = config_id(

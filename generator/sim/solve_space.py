@@ -242,6 +242,12 @@ def configuration_code(geo: Geometry, pieces: tuple[int, ...]) -> int:
     return code
 
 
+def configuration_id(geo: Geometry, configs: Configurations, pieces: tuple[int, ...]) -> int:
+    """The configuration id of one side's pieces (engine order); ``-1`` over the stacking
+    limit."""
+    return int(configs.code_to_config[configuration_code(geo, pieces)])
+
+
 def state_index(geo: Geometry, configs: Configurations, position: Position) -> int:
     """The state index of ``position`` (side to move = mover); ``-1`` if it has no entry."""
     side = position.to_move
