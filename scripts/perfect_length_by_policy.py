@@ -28,27 +28,38 @@ from generator.engine.rules import compile_rules  # noqa: E402
 from generator.model.catalog import load_valid_catalog  # noqa: E402
 from generator.sim import solve as solver  # noqa: E402
 from generator.sim import solve_kernels as kernels  # noqa: E402
-from generator.sim.cache_files import read_arrays  # noqa: E402
 from generator.sim.solve_space import enumerate_configurations, geometry, state_index  # noqa: E402
 
 POLICIES = (("exact, first", 0, False), ("exact, last", 0, True))
 POLICIES += (("16-bit, first", 65535, False), ("16-bit, last", 65535, True))
 
 
+def layer_of_size(geo: object, configs: object) -> int:
+    """How many state indices there are (perspectives * configurations squared)."""
+    return int(geo.perspectives * configs.count**2)  # type: ignore[attr-defined]
+
+
 def main(variant: str) -> int:
     rules = compile_rules(load_valid_catalog(ROOT / "variants").resolve(variant))
     geo = geometry(rules)
-    data = read_arrays(solver.solution_path(solver.DEFAULT_CACHE, rules), solver.ARRAYS)
-    if data is None:
+    if not solver.solution_path(solver.DEFAULT_CACHE, rules).exists():
         print(f"no cached solution of {variant}; run ur-variants solve {variant} first")
         return 1
-    dense, values = data["dense"], data["values"]
+    solution = solver.solve(rules, max_memory_bytes=64 * 2**30)
     configs = enumerate_configurations(rules, geo)
     layer_of = kernels.classify_states(
         configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
     )
     layers = solver._layer_states(layer_of, configs, rules.pieces)
     del layer_of
+    # The small-game kernels want each layer's ids contiguous, in sweep order: renumber.
+    dense = np.full(layer_of_size(geo, configs), -1, dtype=np.int32)
+    values = np.empty(solution.states)
+    base = 0
+    for members in reversed(layers):
+        dense[members] = np.arange(base, base + members.size, dtype=np.int32)
+        values[base : base + members.size] = solution.values[solution.ids_of(members)]
+        base += members.size
     lengths = {name: np.zeros_like(values) for name, _, _ in POLICIES}
     throws = int(geo.throw_values.shape[0])
     base = 0

@@ -162,7 +162,23 @@ def solve_time(rules: object) -> None:
         "positions/s",
     )
     line(
-        "exact solve finkel 3 pieces solver bytes per position (peak arrays)",
+        "exact solve finkel 3 pieces positions per processor second",
+        solution.states / solution.cpu_seconds,
+        "positions/s",
+    )
+    line(
+        "exact solve finkel 3 pieces solver bytes per position (peak arrays, all in memory)",
         solution.memory_bytes / solution.states,
+        "bytes",
+    )
+    seven = solve.estimate(rules)
+    line(
+        f"exact solve finkel {rules.pieces} pieces estimated memory (checkpointed)",
+        seven.memory_bytes / 2**30,
+        "GiB",
+    )
+    line(
+        f"exact solve finkel {rules.pieces} pieces estimated bytes per position (checkpointed)",
+        seven.memory_bytes / seven.states,
         "bytes",
     )

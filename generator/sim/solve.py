@@ -10,34 +10,43 @@ throw the mover picks the option of highest value::
                1 - V(s')  if the opponent moves next.
 
 A throw with no legal move has one option, the pass (:func:`generator.engine.moves.pass_turn`).
-Borne-off pieces never come back, so states are layered by the pieces borne off by both sides
-and solved from the most borne off to the least, each layer by Gauss-Seidel sweeps until the
-largest change is below the tolerance (as RoyalUr-Java's ``LutTrainer`` does, see
-``/work/shared/research/peers.md``). With the optimal policy fixed, the expected number of
-throws left, ``E(s) = 1 + sum_t p(t) * E(next)``, is found the same way.
+Borne-off pieces never come back, and a move bears off at most one, so states are layered by
+the pieces borne off by both sides and solved from the most borne off to the least; a layer
+needs only its own values and the next layer's. Positions are numbered without gaps by a
+perfect index (:mod:`generator.sim.solve_index`); each position stores one value and one
+expected length (float64: the tolerance, 1e-13, is far below float32's resolution), and moves
+are generated when needed by the simulator's rules kernel (:mod:`generator.sim.solve_moves`),
+not stored. A layer is solved by modified policy iteration on every core
+(:mod:`generator.sim.solve_sweeps`) until a sweep that generates every move changes no value
+by more than the tolerance, the stopping rule of plain value iteration (RoyalUr-Java's
+``LutTrainer`` stops the same way, see ``/work/shared/research/peers.md``). With the optimal
+policy fixed, the expected number of throws left, ``E(s) = 1 + sum_t p(t) * E(next)``, is found
+by the same sweeps. With a cache folder, each finished layer is checkpointed there and an
+interrupted solve resumes (:class:`Checkpoints`).
 
 Where moving is optional, both sides may prefer to decline for ever; such states (and every
-state that can reach them under the policy) are found by graph search and given an infinite
-expected length. Their values are the fixed point the iteration reaches from 1/2, which is not
-the probability of winning a game that surely ends.
+state that can reach them under the policy) are found as fixed points of the policy's
+transitions and given an infinite expected length. Their values are the fixed point the
+iteration reaches from 1/2, which is not the probability of winning a game that surely ends.
 
 Checks (``tests/test_solve.py``): Finkel's rules (RoyalUr.net) with one piece a side give the
 first player 53.0049839525 %, with two pieces 51.8572907496 % (RoyalUr-Java's trainer); one
 piece each on its last square, the side to move wins 4/7, and one step further back 116/161
-(jheled, ``doc/solve.rst``). The full seven-piece game, solved by hand with
-``ur-variants solve royalur-finkel --max-memory-gb 12`` (137,870,097 states, 10.2 GiB of
-arrays, 48 minutes of one core; a test reads the cached solution when ``UR_SOLVE_SEVEN=1``),
-gives the first player 51.5404732509 %, the published value (JeroenOlieslagers/game_of_ur,
-RoyalUr.net) to every digit. RoyalUr.net's five-piece Blitz gives 50.4052555093 %, also the
-published value (41,243,781 states, 3.3 GiB, 700 s).
+(jheled, ``doc/solve.rst``). The full seven-piece game (137,870,097 states), solved by hand
+with the previous version of this solver (stored moves: 10.2 GiB of arrays, 48 minutes of one
+core), gave the first player 51.5404732509 %, the published value
+(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.75 GiB
+for it, and ``UR_SOLVE_SEVEN=1`` runs the test that checks it. RoyalUr.net's five-piece Blitz
+gave 50.4052555093 %, also the published value (41,243,781 states).
 
 Expected lengths depend on the policy, not only on the values: among moves of equal value the
-solver takes the first in the engine's order. A perfect seven-piece game lasts 209.869874
-throws on average here, and taking the last of equal moves instead gives the same figure.
-jheled publishes 209.810273 for his perfect player, which reads values stored in 16 bits.
-Choosing moves from values rounded to 16 bits gives 209.837 (ties to the last move) to 209.911
-(ties to the first): gaps of the same few hundredths. That suggests, without proving, that
-the published figure differs for that reason (``scripts/perfect_length_by_policy.py``, run once
+solver takes the first in the engine's order. A perfect seven-piece game lasted 209.869874
+throws on average with the previous version, and taking the last of equal moves instead gave
+the same figure. jheled publishes 209.810273 for his perfect player, which reads values
+stored in 16 bits. Choosing moves from values rounded to 16 bits gave 209.837 (ties to the
+last move) to 209.911 (ties to the first): gaps of the same few hundredths. That suggests,
+without proving, that the published figure differs for that reason
+(``scripts/perfect_length_by_policy.py``, run once
 by hand, not in a test).
 """
 
@@ -276,12 +285,19 @@ class Solution:
         for p in range(self.geometry.perspectives):
             possible = index.valid[p, mover] & index.valid[1 - p, opponent]
             possible &= (index.mask[p, mover] & index.mask[1 - p, opponent]) == 0
-            i, j = mover[possible], opponent[possible]
-            ids = index.start[p, i, index.borne[i] + index.borne[j]]
-            ids += index.prefix[p, index.borne[j], index.mask_id[p, i], index.mask_id[1 - p, j]]
-            ids += index.rank[1 - p, j]
-            dense[p * count * count + np.flatnonzero(possible)] = ids
+            slots_of_p = p * count * count + np.flatnonzero(possible)
+            dense[slots_of_p] = self.ids_of(slots_of_p)
         return dense
+
+    def ids_of(self, slots: IntArray) -> IntArray:
+        """The state ids of possible, unfinished states given by state index (see
+        :attr:`dense`)."""
+        index, count = self.state_index, self.configurations.count
+        p, rest = np.divmod(slots, count * count)
+        i, j = np.divmod(rest, count)
+        ids = index.start[p, i, index.borne[i] + index.borne[j]]
+        ids += index.prefix[p, index.borne[j], index.mask_id[p, i], index.mask_id[1 - p, j]]
+        return np.asarray(ids + index.rank[1 - p, j], dtype=np.int64)
 
     def index(self, position: Position) -> int:
         """The solved state id of ``position``; raises ``ValueError`` for an impossible one."""

@@ -39,8 +39,8 @@ def perfect_policy(solution: Solution) -> np.ndarray:
         configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
     )
     throws = int(geo.throw_values.shape[0])
-    chosen = np.empty(solution.states * throws, dtype=np.int32)
-    base = 0
+    chosen = np.empty((solution.states, throws), dtype=np.int32)
+    values = np.asarray(solution.values)
     for members in reversed(_layer_states(layer_of, configs, solution.rules.pieces)):
         size = int(members.size)
         if size == 0:
@@ -48,10 +48,9 @@ def perfect_policy(solution: Solution) -> np.ndarray:
         options, counts = kernels.build_transitions(
             members, *_kernel_arguments(geo, configs, solution.dense)
         )
-        layer = kernels.choose_policy(size, options, counts, throws, solution.values, 0, False)
-        chosen[base * throws : (base + size) * throws] = layer
-        base += size
-    return chosen
+        layer = kernels.choose_policy(size, options, counts, throws, values, 0, False)
+        chosen[solution.dense[members]] = layer.reshape(size, throws)
+    return chosen.ravel()
 
 
 def expected_visits(solution: Solution) -> FloatArray:
@@ -83,14 +82,14 @@ def _push(
 ) -> tuple[np.ndarray, int]:
     """Push the start's probability along the chosen options; (visits, sweeps) or sweeps ``-1``.
 
-    Dense ids run from the most advanced states to the least (the solver's sweep order), so the
-    sweep runs downwards from the highest id."""
+    State ids run layer by layer from the fewest pieces borne off (the start's layer) to the
+    most (:mod:`generator.sim.solve_index`), the way the flow goes, so the sweep runs upwards."""
     throws = probs.shape[0]
     visits = np.zeros(states)
     residual = np.zeros(states)
     residual[start] = 1.0
     for sweep in range(max_sweeps):
-        for s in range(states - 1, -1, -1):
+        for s in range(states):
             mass = residual[s]
             if mass == 0.0:
                 continue
