@@ -573,13 +573,16 @@ def _solve_layer(
         worst = 0.0
         for w in range(waves):
             first, last = int(wave_start[w]), int(wave_start[w + 1])
-            change = sweeps.bellman_wave(
+            parallel = last - first >= sweeps.PARALLEL_WAVE
+            backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
+            commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
+            change = backup(
                 first, last, order, places, base, values, policy, new_values, geo.packed,
                 configs.table, geo.piece_of_slot, geo.group_start, geo.group_size,
                 geo.group_stride, geo.binom, configs.code_to_config, geo.throw_values,
                 geo.throw_probs, geo.perspectives, *table_args,
             )  # fmt: skip
-            sweeps.commit_wave(first, last, base, values, new_values, places)
+            commit(first, last, base, values, new_values, places)
             worst = max(worst, change)
         return worst
 
@@ -587,11 +590,14 @@ def _solve_layer(
         worst = 0.0
         for w in range(waves):
             first, last = int(wave_start[w]), int(wave_start[w + 1])
-            change = sweeps.evaluate_wave(
+            parallel = last - first >= sweeps.PARALLEL_WAVE
+            backup = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
+            commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
+            change = backup(
                 first, last, order, places, base, array, policy, geo.throw_probs, new_values,
                 of_lengths, count, geo.perspectives,
             )  # fmt: skip
-            sweeps.commit_wave(first, last, base, array, new_values, places)
+            commit(first, last, base, array, new_values, places)
             worst = max(worst, change)
         return worst
 

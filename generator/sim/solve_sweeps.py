@@ -22,6 +22,13 @@ above it in the next (a move bears off at most one piece).
 
 from __future__ import annotations
 
+import os
+
+# Threads waiting at the end of a wave sleep instead of spinning: on a machine shared with
+# other work a spinning thread burns the processor time another needs (set before numba starts
+# its OpenMP threads, at the first parallel call).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import numpy as np
 from numba import njit, prange
 
@@ -217,8 +224,7 @@ def _fresh(
     return -1, 0.0
 
 
-@njit(cache=True, parallel=True)
-def bellman_wave(
+def _bellman_wave(
     first: int,
     last: int,
     order: np.ndarray,
@@ -300,8 +306,7 @@ def bellman_wave(
     return float(worst.max())
 
 
-@njit(cache=True, parallel=True)
-def evaluate_wave(
+def _evaluate_wave(
     first: int,
     last: int,
     order: np.ndarray,
@@ -351,12 +356,23 @@ def evaluate_wave(
     return float(worst.max())
 
 
-@njit(cache=True, parallel=True)
-def commit_wave(
+def _commit_wave(
     first: int, last: int, base: int, values: np.ndarray, new_values: np.ndarray, places: np.ndarray
 ) -> None:
     for k in prange(first, last):
         values[base + places[k]] = new_values[k - first]
+
+
+PARALLEL_WAVE = 20_000
+"""Waves smaller than this run on one thread (same result: the waves are cut into the same
+chunks either way); starting the threads costs more than they save."""
+
+bellman_wave = njit(cache=True, parallel=True)(_bellman_wave)
+evaluate_wave = njit(cache=True, parallel=True)(_evaluate_wave)
+commit_wave = njit(cache=True, parallel=True)(_commit_wave)
+bellman_wave_serial = njit(cache=True)(_bellman_wave)
+evaluate_wave_serial = njit(cache=True)(_evaluate_wave)
+commit_wave_serial = njit(cache=True)(_commit_wave)
 
 
 @njit(cache=True, parallel=True)
