@@ -236,7 +236,7 @@ def test_refresh_solves_again_and_replaces_the_cached_solution(tmp_path: Path) -
     simulation records and read exact solutions and claim tallies from the cache)."""
     rules = finkel(1)
     first = solve(rules, cache_dir=tmp_path)
-    path = solution_path(tmp_path, rules)
+    path = solution_path(tmp_path, rules) / "progress.json"
     path.write_bytes(b"")  # a refresh must not even read it
     again = solve(rules, cache_dir=tmp_path, use_cache=False)
     assert not again.from_cache and again.start_value == first.start_value
