@@ -89,7 +89,7 @@ from generator.sim.solve_space import (
     geometry,
 )
 
-SOLVER_VERSION = 4
+SOLVER_VERSION = 3
 """Bump when the solver could give different numbers for the same rules."""
 
 DEFAULT_MAX_MEMORY = 4 * 2**30
