@@ -77,8 +77,10 @@ def test_one_piece_leaves_no_choice(finkel_one: PolicyValues) -> None:
 def test_perfect_values_are_the_solvers(finkel_two: PolicyValues) -> None:
     solution = solve(finkel_two.rules, cache_dir=None)
     figures = finkel_two.figures()
-    assert figures.perfect_first == solution.start_value
-    assert figures.perfect_throws == solution.expected_throws
+    # Two iterations (stored moves here, moves on the fly in the solver) stop within the
+    # tolerance of the same fixed point, not at the same bits.
+    assert figures.perfect_first == pytest.approx(solution.start_value, abs=1e-12)
+    assert figures.perfect_throws == pytest.approx(solution.expected_throws, abs=1e-8)
     assert 100 * figures.perfect_first == pytest.approx(51.8572907496, abs=1e-9)
 
 
