@@ -251,10 +251,11 @@ def playthrough(variant_id: str) -> str:
 
 
 def copy_project(target: Path) -> Path:
-    """A copy of what a site build reads (data, theme overrides, configuration, hand-written
-    pages) under ``target``, to build or damage without touching the repository."""
-    for name in ("variants", "overrides"):
-        shutil.copytree(ROOT / name, target / name)
+    """A copy of what a site build reads (data, committed results, theme overrides, configuration,
+    hand-written pages) under ``target``, to build or damage without touching the repository."""
+    for name in ("variants", "overrides", "results"):
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, target / name)
     shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
     (target / "docs").mkdir()
     for page in (ROOT / "docs").glob("*.md"):

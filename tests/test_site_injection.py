@@ -212,8 +212,9 @@ def test_the_payload_reads_as_text(poisoned: Path) -> None:
 
 def test_a_title_reads_as_text_in_navigation_page_titles_and_diagrams(poisoned: Path) -> None:
     """The rulebook's title, a Markdown link to ``javascript:``, is the text of its page's
-    ``<title>`` and heading and of the navigation link to it on every page; no link to a script
-    exists anywhere (test above). Its board diagram's SVG title names the short name as text."""
+    ``<title>`` and heading; its short name, markup and a ``javascript:`` link, is the text of the
+    navigation link to it on every page (the navigation lists rulebooks by short name); no link to
+    a script exists anywhere (test above). Its board diagram's SVG title names the short name."""
     page = _Page()
     page.feed((poisoned / f"site/variants/{RULEBOOK}/index.html").read_text("utf-8"))
     assert page.title.startswith(TITLE)
@@ -222,7 +223,8 @@ def test_a_title_reads_as_text_in_navigation_page_titles_and_diagrams(poisoned: 
     assert f"The board and route of {short}" in [_words(t) for t in page.svg_titles]
     home = _Page()
     home.feed((poisoned / "site/index.html").read_text("utf-8"))
-    assert TITLE in [_words(n) for n in home.nav]
+    assert short.startswith("<b>")
+    assert _words(short) in [_words(n) for n in home.nav]
 
 
 def test_a_ruling_text_opening_with_a_script_reads_as_text(poisoned: Path) -> None:
