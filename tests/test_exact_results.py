@@ -1,4 +1,4 @@
-"""The committed exact results (results/exact-effects.json):
+"""The committed exact results (results/exact-effects.json, results/agents-vs-random.json):
 present, current with the catalogue, complete, and reproducible (one record recomputed)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
-from generator.sim import exact_effects
+from generator.sim import agent_check, exact_effects
 from generator.sim.exact_effects import current_records, plan
 from generator.sim.policy_eval import ExactFigures, exact_figures
 from generator.sim.solve import with_pieces
@@ -65,3 +65,17 @@ def test_rulebooks_carry_the_exact_skill(committed: dict[str, Any]) -> None:
 def _plain(data: dict[str, Any]) -> dict[str, Any]:
     fields = {f.name for f in dataclasses.fields(ExactFigures)}
     return {k: v for k, v in data.items() if k in fields}
+
+
+def test_committed_agent_check_covers_every_rulebook(catalog: Catalog) -> None:
+    results = agent_check.read_results()
+    assert results is not None, "results/agents-vs-random.json is missing: run ur-variants agents"
+    simulated = {v.id for v in catalog.variants.values() if v.simulate}
+    assert set(results["scores"]) == simulated
+    for scores in results["scores"].values():
+        assert set(scores) == set(agent_check.CHECKED_AGENTS)
+        for score in scores.values():
+            assert score["qualifies"] == (score["low"] > agent_check.QUALIFYING_SCORE)
+            assert score["games"] == 2 * results["games_a_seat"]
+    worst = agent_check.worst_scores(results)
+    assert set(worst) == set(agent_check.CHECKED_AGENTS)
