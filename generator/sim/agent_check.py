@@ -47,11 +47,15 @@ def flipped(rate: dict[str, float]) -> dict[str, float]:
 def both_seats(as_first: dict[str, Any], as_second: dict[str, Any]) -> dict[str, float]:
     """An agent's share of wins against random over both seats (the mean of the two), from the
     run where it moves first and the run where random does, with a 95 % interval from the two
-    independent runs' half-widths in quadrature."""
+    independent runs' half-widths in quadrature, kept within 0 and 1 (a share)."""
     first, second = first_rate(as_first), flipped(first_rate(as_second))
     estimate = (first["estimate"] + second["estimate"]) / 2
     half = math.hypot(first["high"] - first["low"], second["high"] - second["low"]) / 4
-    return {"estimate": estimate, "low": estimate - half, "high": estimate + half}
+    return {
+        "estimate": estimate,
+        "low": max(0.0, estimate - half),
+        "high": min(1.0, estimate + half),
+    }
 
 
 def qualifies(score: dict[str, float]) -> bool:
