@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser.readertext import (  # noqa: E402
     all_pages,
     machine_tokens,
-    machine_words,
+    page_machine_words,
     reader_pages,
     reader_text,
     workshop_words,
@@ -35,7 +35,7 @@ def main() -> None:
     machine_pages = 0
     pages = reader_pages(site)
     for page in pages:
-        found = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
+        found = page_machine_words(site, page, tokens)
         machine.update(found)
         machine_pages += bool(found)
     workshop: Counter[str] = Counter()

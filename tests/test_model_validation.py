@@ -380,6 +380,18 @@ def measured_reading_malformed(ws: Workspace) -> tuple[str, int]:
     return "questions.yml", ws.line_of("questions.yml", "measure:")
 
 
+def note_links_to_unknown_id(ws: Workspace) -> tuple[str, int]:
+    """A note names another ruling as [[id]]: an id nobody has is a data error."""
+    note = "note: As [[fx-no-such]] says."
+    ws.replace("fx.yml", "note: A fixture for the validation tests.", note)
+    return "fx.yml", ws.line_of("fx.yml", note)
+
+
+def summary_with_stray_brackets(ws: Workspace) -> tuple[str, int]:
+    ws.replace("fx.yml", "summary: Written by", "summary: See [[fx-pieces, written by")
+    return "fx.yml", ws.line_of("fx.yml", "summary:")
+
+
 def missing_required_question(ws: Workspace) -> tuple[str, int]:
     ws.replace_ruling("fx.yml", "must-move", "")
     return "fx.yml", ws.line_of("fx.yml", "rulings:")
@@ -414,6 +426,11 @@ CASES: dict[str, tuple[Breaker, tuple[str, ...]]] = {
     "measured reading malformed": (
         measured_reading_malformed,
         ("measure", "sometimes", "throws-again | turn-passes | does-not-arise"),
+    ),
+    "note links to an unknown id": (note_links_to_unknown_id, ("[[fx-no-such]]", "names no")),
+    "summary with stray brackets": (
+        summary_with_stray_brackets,
+        ("stray '[['", "[[ruling-id|words]]"),
     ),
     "missing required question": (missing_required_question, ("does not answer", "must-move")),
     "claim without reading": (claim_without_reading, ("fx-claim-most", "reading")),

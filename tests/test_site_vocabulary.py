@@ -12,6 +12,7 @@ import pytest
 from browser.readertext import machine_tokens, machine_words
 
 from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.checks import KNOWN_CLAIM_CHECKS
 from generator.site.vocabulary import NoWords, Vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,3 +73,11 @@ def test_kinds_and_languages_read_as_words(catalog: Catalog) -> None:
     for source in catalog.sources.values():
         assert "-" not in words.kind(source.kind.value)
         assert words.language(source.language) != source.language
+
+
+def test_every_claim_check_reads_as_words(catalog: Catalog) -> None:
+    words = Vocabulary.of(catalog.equipment)
+    for name in KNOWN_CLAIM_CHECKS:
+        assert "-" not in words.check(name) and name not in words.check(name)
+    with pytest.raises(NoWords, match=r"vocabulary\.yml"):
+        words.check("no-such-check")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from generator.model.equipment import Board, Dice, Route
+from generator.model.references import malformed, references
 from generator.model.values import VALUE_CHECKS
 from generator.model.variant import Evidence, Ruling, Variant
 from generator.model.yamlsource import Document, Problem
@@ -185,9 +186,30 @@ def check_derivation(catalog: Catalog, variant: Variant, doc: Document) -> Itera
         parent = catalog.variants[parent].derives_from
 
 
+def check_prose_links(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """Every ``[[id]]`` in a summary or note names a known ruling, rulebook or source."""
+    known = {r.id for r in catalog.rulings()} | set(catalog.variants) | set(catalog.sources)
+    texts: list[tuple[tuple[str | int, ...], str | None]] = [(("summary",), variant.summary)]
+    texts += [((*path, "note"), ruling.note) for path, ruling in _ruling_paths(variant)]
+    texts += [(("claims", i, "note"), claim.note) for i, claim in enumerate(variant.claims)]
+    for path, text in texts:
+        for bad in malformed(text):
+            yield doc.problem(
+                path, f"stray {bad!r}: a link is written [[ruling-id]] or [[ruling-id|words]]"
+            )
+        for reference in references(text):
+            if reference.id not in known:
+                yield doc.problem(
+                    path,
+                    f"[[{reference.id}]] names no ruling, rulebook or source; use an id from"
+                    " a variant file or variants/sources.yml",
+                )
+
+
 VARIANT_CHECKS: tuple[VariantCheck, ...] = (
     check_ruling_references,
     check_provenance,
+    check_prose_links,
     check_values,
     check_derivation,
 )

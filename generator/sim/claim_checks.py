@@ -714,7 +714,7 @@ def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     )
     method = (
         "For the route and the piece count, the rulings of every tablet reading whose evidence is"
-        " stated or implied by a quotation from a tablet-reading source (Finkel, or a writer"
+        " stated or implied by a quotation from a source that reads the tablet (Finkel, or a writer"
         " quoting him); encodings with no such quotation, such as a route drawn from a later"
         " summary, count as no evidence."
     )

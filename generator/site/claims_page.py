@@ -49,8 +49,10 @@ def claims_page(ctx: SiteContext, results: dict[str, ClaimResult] | None) -> str
         variants=ctx.catalog.variants,
         sources=ctx.catalog.sources,
         languages=ctx.words.language,
+        check=ctx.words.check,
         checks=sorted(CHECKS),
         seconds=SECONDS_PER_THROW,
         link=ctx.linker(page),
+        prose=ctx.prose(page),
         variant_page=variant_page,
     )

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
 from generator.model.catalog import Catalog
+from generator.model.references import Reference, pieces
 from generator.model.variant import Evidence, ResolvedVariant, Ruling
 from generator.site.cite import SITE_NAME, Citation
 from generator.site.edition import Editions
-from generator.site.render import relative_link
+from generator.site.render import markdown_text, one_line, relative_link
 from generator.site.vocabulary import Vocabulary
 
 EVIDENCE_HELP = {
@@ -122,8 +126,43 @@ class SiteContext:
         edition = self.editions.current
         return Citation(key, kind, label, title, url, edition.number, edition.date)
 
+    def reference(self, ident: str) -> tuple[str, str]:
+        """The name and docs target of what a ``[[id]]`` in prose links to: a ruling (its
+        question and rulebook), a rulebook (its short name) or a source (its title)."""
+        if ident in self.rulings:
+            ruling = self.rulings[ident]
+            return self.ruling_title(ruling), self.ruling_target(ruling)
+        if ident in self.catalog.variants:
+            return self.catalog.variants[ident].short, variant_page(ident)
+        return self.catalog.sources[ident].title, f"sources/index.md#{ident}"
+
+    def plain(self, text: str) -> str:
+        """Prose with its ``[[id]]`` links as words only (a page description, a table label)."""
+        return one_line(
+            "".join(
+                p if isinstance(p, str) else p.words or self.reference(p.id)[0]
+                for p in pieces(text)
+            )
+        )
+
+    def prose(self, page: str) -> Callable[[str | None], Markup]:
+        """A function rendering prose on ``page``: its text escaped, each ``[[id]]`` a link."""
+
+        def render(text: str | None) -> Markup:
+            out = []
+            for piece in pieces(one_line(text or "")):
+                if isinstance(piece, Reference):
+                    name, target = self.reference(piece.id)
+                    words = markdown_text(piece.words or name)
+                    out.append(f"[{words}]({relative_link(page, target)})")
+                else:
+                    out.append(str(markdown_text(piece)))
+            return Markup("".join(out))
+
+        return render
+
     def front_matter(self, title: str, description: str) -> dict[str, Any]:
-        return {"title": title, "description": " ".join(description.split())}
+        return {"title": title, "description": self.plain(description)}
 
     def linker(self, page: str) -> Any:
         """A function giving links relative to ``page`` (for templates)."""

@@ -62,6 +62,7 @@ def short_pages(ctx: SiteContext) -> dict[str, str]:
             citation=ctx.citation(ruling),
             target=ctx.ruling_target(ruling),
             link=ctx.linker(page),
+            prose=ctx.prose(page),
             variant_page=variant_page,
             question_page=question_page,
         )

@@ -129,6 +129,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             variants=ctx.catalog.variants,
             sources=ctx.catalog.sources,
             link=ctx.linker(page),
+            prose=ctx.prose(page),
             target=ctx.ruling_target,
             variant_page=variant_page,
             effect=effects.get(qid),
@@ -183,6 +184,7 @@ def sources_page(ctx: SiteContext) -> dict[str, str]:
         variants=ctx.catalog.variants,
         evidence_help=EVIDENCE_HELP,
         link=ctx.linker(page),
+        prose=ctx.prose(page),
         target=ctx.ruling_target,
         words=ctx.words,
     )

@@ -142,6 +142,32 @@ def title_text(text: str) -> str:
     return curly.translate(_TITLE_LOOKALIKES)
 
 
+MINUS = "\u2212"
+"""The minus sign readers see in a figure (a hyphen is a hyphen; JSON exports keep ``-``)."""
+EN_DASH = "\u2013"
+"""Between the ends of a range of figures."""
+
+
+def figure(form: str, value: float) -> str:
+    """A number as readers see it: printf-style ``form`` (``"%+.1f"``) with a true minus sign.
+
+    >>> figure("%+.1f", -0.04), figure("%.1f", 2.5), figure("%+.2f", 0.5)
+    ('\u22120.0', '2.5', '+0.50')
+    """
+    return (form % value).replace("-", MINUS)
+
+
+def figure_range(form: str, low: float, high: float) -> str:
+    """Two figures as a range: an en dash between them, or "to" where a sign would touch it.
+
+    >>> figure_range("%.1f", 1, 2.5), figure_range("%+.1f", -2, 1)
+    ('1.0\u20132.5', '\u22122.0 to +1.0')
+    """
+    a, b = figure(form, low), figure(form, high)
+    signed = b.startswith(("+", MINUS)) or a.startswith(("+", MINUS))
+    return f"{a} to {b}" if signed else f"{a}{EN_DASH}{b}"
+
+
 def lower_first(text: str) -> str:
     """A sentence's first letter in lower case, to continue another sentence."""
     return text[:1].lower() + text[1:]
@@ -178,6 +204,8 @@ def environment() -> jinja2.Environment:
     env.filters["one_line"] = one_line
     env.filters["title_text"] = title_text
     env.filters["lower_first"] = lower_first
+    env.globals["figure"] = figure
+    env.globals["figure_range"] = figure_range
     return env
 
 

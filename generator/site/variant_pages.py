@@ -245,6 +245,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "fm": ctx.front_matter(variant.title, variant.summary),
         "page": page,
         "link": ctx.linker(page),
+        "prose": ctx.prose(page),
         "v": variant,
         "resolved": resolved,
         "kind_label": ctx.words.kind(variant.kind.value),

@@ -231,6 +231,13 @@ class Vocabulary:
     def kind(self, kind: str) -> str:
         return str(self.data["kinds"][kind])
 
+    def check(self, name: str) -> str:
+        """How a claim check tests a claim, in words."""
+        words = self.data.get("checks", {}).get(name)
+        if words is None:
+            raise NoWords(f"no words for the claim check {name!r}: add it to {DATA.name}'s checks")
+        return str(words)
+
     def language(self, code: str) -> str:
         return str(self.data["languages"].get(code, code))
 

@@ -2,12 +2,17 @@
 
 Reader-visible text is every text node outside ``<script>``, ``<style>`` and ``<template>``
 (SVG ``<title>`` and ``<desc>`` included), plus the ``title``, ``alt``, ``aria-label`` and
-``placeholder`` attributes. The citation forms (``<pre class="cite-...">``: BibTeX and CSL-JSON
-are machine-readable on purpose) are left out, as are ``<code>`` spans of position notation.
+``placeholder`` attributes and the page's description (what search results and link previews
+show). Text runs through inline elements (a glossary ``<abbr>``, a link, a code span) as a
+reader reads it, so a word split by markup is still one word. The citation forms
+(``<pre class="cite-...">``: BibTeX and CSL-JSON are machine-readable on purpose) are left out,
+and so are addresses (``/r/tablet-dice/``, ``urvariants:...``): a citation names its address.
 
-Machine words are grid cell names (``r2c4``), ``null``, JSON objects and the hyphenated value
-tokens of the data (``four-binary``, ``commercial-rules``); workshop words are phrases about how
-the project gathered its sources rather than about the sources (:data:`WORKSHOP`).
+Machine words are grid cell names (``r2c4``) and "cells", ``null``, JSON objects, git commit
+hashes, the hyphenated value tokens of the data (``four-binary``, ``commercial-rules``) and the
+ids of rulings, rulebooks, sources, claims and claim checks (``bell-dice``, ``tablet-finkel-2007``,
+``game-minutes``); workshop words are phrases about how the project gathered its sources rather
+than about the sources (:data:`WORKSHOP`), the seed pages' numbers among them.
 """
 
 from __future__ import annotations
@@ -22,7 +27,17 @@ from typing import Any
 
 UNREAD_TAGS = {"script", "style", "template"}
 READ_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
+INLINE_TAGS = {
+    "a", "abbr", "b", "bdi", "cite", "code", "dfn", "em", "i", "kbd", "mark", "q", "s", "samp",
+    "small", "span", "strong", "sub", "sup", "time", "u", "var",
+}  # fmt: skip
+"""Elements inside a line of text: the words around them are read as one run."""
 CELL = re.compile(r"\br\d+c\d+\b")
+CELLS = re.compile(r"\bcells?\b", re.IGNORECASE)
+GIT_HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+"""A commit hash, full or abbreviated: seven or more hex digits, with a digit and a letter."""
+ADDRESS = re.compile(r"\S*(?:/|urvariants:)\S*")
+"""A path or address printed as text (a citation's ``/r/<id>/``): ids belong there."""
 NULL = re.compile(r"\bnull\b")
 JSON = re.compile(r"[{\[]\s*\"[\w-]+\"\s*:")
 TOKEN = re.compile(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b")
@@ -31,7 +46,7 @@ WORKSHOP = (
     re.compile(r"\bgenerator/[\w/]+\.py\b"),
     re.compile(r"could not be retrieved"),
     re.compile(r"stored copy"),
-    re.compile(r"\bseed \d{3}\b"),
+    re.compile(r"\bseeds? \d{3}(?:(?:, | and | or |, and )\d{3})*\b"),
     re.compile(r"search tools?"),
     re.compile(r"stored version"),
     re.compile(r"readable through"),
@@ -59,9 +74,20 @@ class _Reader(HTMLParser):
         self.text = ReaderText()
         self._unread = 0
         self._skip = 0  # inside a citation form
+        self._run: list[str] = []  # the current line of text, through inline elements
+
+    def _flush(self) -> None:
+        run = "".join(self._run)
+        if run.strip():
+            self.text.pieces.append(run)
+        self._run = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
+        if tag not in INLINE_TAGS:
+            self._flush()
+        if tag == "meta" and values.get("name") == "description" and values.get("content"):
+            self.text.pieces.append(values["content"])
         if tag in UNREAD_TAGS:
             self._unread += 1
         classes = values.get("class", "").split()
@@ -78,26 +104,30 @@ class _Reader(HTMLParser):
         self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag not in INLINE_TAGS:
+            self._flush()
         if tag in UNREAD_TAGS:
             self._unread = max(0, self._unread - 1)
         if self._skip:
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:
-        if not self._unread and not self._skip and data.strip():
-            self.text.pieces.append(data)
+        if not self._unread and not self._skip:
+            self._run.append(data)
 
 
 def reader_text(html: str) -> list[str]:
     reader = _Reader()
     reader.feed(html)
     reader.close()
+    reader._flush()
     return reader.text.pieces
 
 
 def machine_tokens(catalog: Any) -> frozenset[str]:
     """Every hyphenated machine value of the data (ruling values, equipment ids, kinds) that is
-    not also a word of the equipment's titles."""
+    not also a word of the equipment's titles, and every id of a ruling, rulebook, source,
+    claim or claim check."""
     found: set[str] = set()
 
     def walk(value: Any) -> None:
@@ -118,6 +148,10 @@ def machine_tokens(catalog: Any) -> frozenset[str]:
     found.update(equipment.boards, equipment.routes, equipment.dice)
     found.update(v.kind.value for v in catalog.variants.values())
     found.update(s.kind.value for s in catalog.sources.values())
+    ids = {r.id for r in catalog.rulings()} | set(catalog.variants) | set(catalog.sources)
+    for variant in catalog.variants.values():
+        ids.update(c.id for c in variant.claims)
+        ids.update(c.check for c in variant.claims)
     # A hyphenated word the data itself uses as prose ("the later twenty-squares board") is
     # English as well as an id.
     prose = " ".join(
@@ -125,7 +159,8 @@ def machine_tokens(catalog: Any) -> frozenset[str]:
         for kind in (equipment.boards, equipment.routes, equipment.dice)
         for item in kind.values()
     )
-    return frozenset(t for t in found if "-" in t and t not in prose)
+    values = {t for t in found if "-" in t and t not in prose}
+    return frozenset(values | {i for i in ids if "-" in i})
 
 
 def machine_words(pieces: Iterable[str], tokens: frozenset[str]) -> Counter[str]:
@@ -133,9 +168,12 @@ def machine_words(pieces: Iterable[str], tokens: frozenset[str]) -> Counter[str]
     found: Counter[str] = Counter()
     for text in pieces:
         found.update(m.group() for m in CELL.finditer(text))
+        found.update(m.group().lower() for m in CELLS.finditer(text))
         found.update("null" for _ in NULL.finditer(text))
         found.update("JSON" for _ in JSON.finditer(text))
-        found.update(m.group() for m in TOKEN.finditer(text) if m.group() in tokens)
+        found.update("git hash" for _ in GIT_HASH.finditer(text))
+        prose = ADDRESS.sub(" ", text)
+        found.update(m.group() for m in TOKEN.finditer(prose) if m.group() in tokens)
     return found
 
 
@@ -147,12 +185,26 @@ def workshop_words(pieces: Iterable[str]) -> Counter[str]:
     return found
 
 
-READER_SECTIONS = ("variants", "questions", "compare")
-"""The page folders the issue names: rulebook, question and compare pages."""
+READER_SECTIONS = ("variants", "questions", "compare", "claims", "sources", "r")
+"""The page folders the issue names (rulebook, question and compare pages), the claims and
+sources pages, and each ruling's own page."""
+ID_INDEX = "r/index.html"
+"""The index of rulings by id: a list of addresses, the one page where ids are the subject."""
 
 
 def reader_pages(site: Path) -> list[Path]:
-    return sorted(p for part in READER_SECTIONS for p in (site / part).rglob("*.html"))
+    pages = (p for part in READER_SECTIONS for p in (site / part).rglob("*.html"))
+    return sorted(p for p in pages if p != site / ID_INDEX)
+
+
+def page_machine_words(site: Path, page: Path, tokens: frozenset[str]) -> Counter[str]:
+    """The machine words of one built page. A ruling's own page (``/r/<id>/``) may name its id:
+    its citation says which ruling it is."""
+    found = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
+    parts = page.relative_to(site).parts
+    if parts[0] == "r" and len(parts) == 3:
+        del found[parts[1]]
+    return found
 
 
 def all_pages(site: Path) -> list[Path]:

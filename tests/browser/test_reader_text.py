@@ -18,6 +18,7 @@ from .readertext import (
     all_pages,
     machine_tokens,
     machine_words,
+    page_machine_words,
     reader_pages,
     reader_text,
     workshop_words,
@@ -39,7 +40,7 @@ def test_reader_pages_show_no_machine_values(built_site: Path, catalog: Catalog)
     assert len(pages) > len(catalog.variants) + len(catalog.questions)
     found = {}
     for page in pages:
-        words = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
+        words = page_machine_words(built_site, page, tokens)
         if words:
             found[str(page.relative_to(built_site))] = dict(words)
     assert not found, f"machine values in reader text: {_report(found)}"
@@ -65,5 +66,38 @@ def test_the_scan_sees_what_a_reader_sees() -> None:
         "<p>Cells as in equipment.yml; seed 000</p>"
     )
     text = reader_text(html)
-    assert machine_words(text, frozenset({"four-binary"})) == {"r2c4": 1, "r1c1": 1, "JSON": 1}
+    assert machine_words(text, frozenset({"four-binary"})) == {
+        "r2c4": 1,
+        "r1c1": 1,
+        "JSON": 1,
+        "cells": 1,
+    }
     assert set(workshop_words(text)) == {"equipment.yml", "seed 000"}
+
+
+def test_the_scan_catches_ids_hashes_cells_and_seed_numbers() -> None:
+    """Ids split by a glossary term are still seen; an address may carry an id."""
+    html = (
+        '<meta name="description" content="As in tablet-dice.">'
+        "<p>Its table, <abbr title='bones'>astragals</abbr>-double-or-quits, shows</p>"
+        "<p>SimpleRuleSet.java (commit 0214dfe64acefd0b461e516a79624dac4f05b5a9), short 01672f5</p>"
+        "<p>no cells given; check <code>game-minutes</code>; 1234567 and decade are words</p>"
+        "<p>Cite it as /r/tablet-dice/ or urvariants:tablet-dice.</p>"
+        "<p>as seeds 000 and 003 state; seeds 002, 003 and 004</p>"
+    )
+    tokens = frozenset({"tablet-dice", "astragals-double-or-quits", "game-minutes"})
+    text = reader_text(html)
+    assert machine_words(text, tokens) == {
+        "tablet-dice": 1,
+        "astragals-double-or-quits": 1,
+        "git hash": 2,
+        "cells": 1,
+        "game-minutes": 1,
+    }
+    assert workshop_words(text) == {"seeds 000 and 003": 1, "seeds 002, 003 and 004": 1}
+
+
+def test_every_id_of_the_data_is_a_machine_word(catalog: Catalog) -> None:
+    tokens = machine_tokens(catalog)
+    assert {"bell-throw-extra-throw", "tablet-finkel-2007", "masters-rules"} <= tokens
+    assert {c.check for v in catalog.variants.values() for c in v.claims} <= tokens
