@@ -3,8 +3,9 @@
     .venv/bin/python scripts/reader_words.py [SITE]     (default: site/, as `make site` builds it)
 
 Prints one `name: value` line per figure, then the most frequent words of each kind. Machine
-words are counted on rulebook, question and compare pages, workshop words on every page (the
-definitions are in tests/browser/readertext.py, which the reader-text test uses too).
+words are counted on every page but the few about the machinery (the ruling index by id, the
+implementers' statistics page, the edition log), workshop words on every page (the definitions
+are in tests/browser/readertext.py, which the reader-text test uses too).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def main() -> None:
         found = workshop_words(reader_text(page.read_text(encoding="utf-8")))
         workshop.update(found)
         workshop_pages += bool(found)
-    print(f"reader pages scanned: {len(pages)}")
+    print(f"pages scanned for machine words: {len(pages)}")
     print(f"machine words: {sum(machine.values())}")
     print(f"pages with machine words: {machine_pages}")
     print(f"all pages scanned: {len(every)}")

@@ -8,6 +8,7 @@ from conftest import VARIANTS, repository_catalog
 from generator.model.references import Reference, malformed, pieces
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
+from generator.site.edition_pages import value_in_words
 from generator.site.render import figure, figure_range, title_text
 from generator.site.statistics_page import binary_size, same_value_series
 
@@ -79,3 +80,12 @@ def test_prose_shows_words_and_links_never_the_id() -> None:
     plain = ctx.plain(note)
     assert plain.startswith("As Bell's dice borrow; see " + short)
     assert "[[" not in plain and "bell-dice" not in plain
+
+
+def test_a_recorded_value_reads_as_words_on_the_changes_page() -> None:
+    ctx = SiteContext(repository_catalog(), None, load_editions(VARIANTS))
+    words = value_in_words(ctx, "bell-pieces", "7")
+    assert words is not None and "7" in words and "pieces" in words
+    dice = value_in_words(ctx, "bell-dice", '"selchow-righter-three"')
+    assert dice is not None and "selchow-righter-three" not in dice
+    assert value_in_words(ctx, "no-such-ruling", "7") is None

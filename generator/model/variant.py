@@ -25,6 +25,11 @@ class Evidence(enum.Enum):
     NOT_MODELLED = "not-modelled"
     """A rule the source states that the engine cannot play; shown, never dropped."""
 
+    @property
+    def words(self) -> str:
+        """The level as readers read it ("not modelled"); the value stays the data's."""
+        return self.value.replace("-", " ")
+
 
 class SourceKind(enum.Enum):
     TABLET_READING = "tablet-reading"

@@ -9,6 +9,7 @@ An id that was renamed or withdrawn keeps its address, which says what became of
 
 from __future__ import annotations
 
+import json
 from importlib import metadata
 from typing import Any
 
@@ -20,6 +21,7 @@ from generator.site.context import (
     variant_page,
 )
 from generator.site.render import environment, render
+from generator.site.vocabulary import NoWords
 
 RULING_INDEX = "r/index.md"
 CHANGES = "changes/index.md"
@@ -127,6 +129,19 @@ def _id(ruling: Any) -> str:
     return str(ruling.id)
 
 
+def value_in_words(ctx: SiteContext, ruling_id: str, value: str) -> str | None:
+    """A recorded value (canonical JSON) in words, read as the ruling's question reads it on
+    its rulebook's board; None when the ruling is gone or the value has no words."""
+    ruling = ctx.rulings.get(ruling_id)
+    if ruling is None:
+        return None
+    board = ctx.resolved[ruling.variant].board.id
+    try:
+        return ctx.words.describe(ruling.question, json.loads(value), board)
+    except (NoWords, ValueError, KeyError, TypeError):
+        return None
+
+
 def changes_page(ctx: SiteContext) -> dict[str, str]:
     text = render(
         environment(),
@@ -138,6 +153,7 @@ def changes_page(ctx: SiteContext) -> dict[str, str]:
         editions=list(reversed(ctx.editions.editions)),
         current=ctx.editions.current,
         titles={rid: ctx.ruling_title(r) for rid, r in ctx.rulings.items()},
+        in_words=lambda rid, value: value_in_words(ctx, rid, value),
         link=ctx.linker(CHANGES),
     )
     return {CHANGES: text}

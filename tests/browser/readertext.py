@@ -149,6 +149,7 @@ def machine_tokens(catalog: Any) -> frozenset[str]:
     found.update(v.kind.value for v in catalog.variants.values())
     found.update(s.kind.value for s in catalog.sources.values())
     ids = {r.id for r in catalog.rulings()} | set(catalog.variants) | set(catalog.sources)
+    ids.update(r.evidence.value for r in catalog.rulings())
     for variant in catalog.variants.values():
         ids.update(c.id for c in variant.claims)
         ids.update(c.check for c in variant.claims)
@@ -185,16 +186,17 @@ def workshop_words(pieces: Iterable[str]) -> Counter[str]:
     return found
 
 
-READER_SECTIONS = ("variants", "questions", "compare", "claims", "sources", "r")
-"""The page folders the issue names (rulebook, question and compare pages), the claims and
-sources pages, and each ruling's own page."""
-ID_INDEX = "r/index.html"
-"""The index of rulings by id: a list of addresses, the one page where ids are the subject."""
+NOT_FOR_READERS = {
+    "r/index.html": "the index of rulings by id: a list of addresses, where ids are the subject",
+    "statistics/method/index.html": "the implementers' page: commands, caches and engine values",
+    "changes/index.html": "the edition log: a changed ruling's old words, quoted as they were",
+}
+"""Pages whose subject is the machinery; every other page is scanned for machine words."""
 
 
 def reader_pages(site: Path) -> list[Path]:
-    pages = (p for part in READER_SECTIONS for p in (site / part).rglob("*.html"))
-    return sorted(p for p in pages if p != site / ID_INDEX)
+    skipped = {site / page for page in NOT_FOR_READERS}
+    return [p for p in all_pages(site) if p not in skipped]
 
 
 def page_machine_words(site: Path, page: Path, tokens: frozenset[str]) -> Counter[str]:

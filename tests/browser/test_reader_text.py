@@ -1,5 +1,6 @@
-"""Reader-visible text is words: no machine values on rulebook, question and compare pages, and
-no words about how the project gathered its sources anywhere a reader goes.
+"""Reader-visible text is words: no machine values on any page but the few about the machinery
+(:data:`~browser.readertext.NOT_FOR_READERS`), and no words about how the project gathered its
+sources anywhere a reader goes.
 
 Reads the built HTML as a reader gets it (text, SVG titles and descriptions, tooltips, alt text,
 accessible names; see :mod:`browser.readertext`). ``scripts/reader_words.py`` prints the same
