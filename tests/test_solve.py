@@ -37,6 +37,8 @@ from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, parse_position, start_position
 from generator.engine.rules import EntryRule, Rules, Side
 from generator.model.catalog import load_catalog
+from generator.sim import solve as solve_module
+from generator.sim import solve_sweeps
 from generator.sim.solve import Solution, SolveRefused, estimate, rules_key, solve, with_pieces
 
 
@@ -401,8 +403,10 @@ def test_command_solves_with_a_ruling_changed() -> None:
     assert code == 2
 
 
-def test_the_result_does_not_depend_on_the_threads() -> None:
-    """Jacobi within a wave, Gauss-Seidel between waves: one thread or two, the same bits."""
+def test_the_result_does_not_depend_on_the_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jacobi within a wave, Gauss-Seidel between waves: one thread or two, the same bits
+    (every wave on the parallel kernels, however small)."""
+    monkeypatch.setattr(solve_sweeps, "PARALLEL_WAVE", 1)
     rules = exotic(2, 14)
     threads = numba.get_num_threads()
     try:
@@ -413,6 +417,21 @@ def test_the_result_does_not_depend_on_the_threads() -> None:
     together = solve(rules, cache_dir=None)
     assert np.array_equal(alone.values, together.values)
     assert np.array_equal(alone.lengths, together.lengths)
+
+
+def test_choices_kept_without_generating_moves_give_the_same_bits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Bellman sweep skips generating the moves of a state whose choices cannot have changed;
+    generating every move in every Bellman sweep gives the same values and lengths, bit for
+    bit (the shortcut is exact, not an approximation)."""
+    rules = finkel(3)
+    shortcut = solve(rules, cache_dir=None)
+    monkeypatch.setattr(solve_module, "GENERATE_EVERY_MOVE", True)
+    every_move = solve(rules, cache_dir=None)
+    assert np.array_equal(shortcut.values, every_move.values)
+    assert np.array_equal(shortcut.lengths, every_move.lengths)
+    assert shortcut.sweeps == every_move.sweeps
 
 
 class Interrupted(Exception):

@@ -35,7 +35,7 @@ piece each on its last square, the side to move wins 4/7, and one step further b
 (jheled, ``doc/solve.rst``). The full seven-piece game (137,870,097 states), solved by hand
 with the previous version of this solver (stored moves: 10.2 GiB of arrays, 48 minutes of one
 core), gave the first player 51.5404732509 %, the published value
-(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.75 GiB
+(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.86 GiB
 for it, and ``UR_SOLVE_SEVEN=1`` runs the test that checks it. RoyalUr.net's five-piece Blitz
 gave 50.4052555093 %, also the published value (41,243,781 states).
 
@@ -90,7 +90,13 @@ from generator.sim.solve_space import (
 )
 
 SOLVER_VERSION = 3
-"""Bump when the solver could give different numbers for the same rules."""
+"""Bump when the solver could give different numbers for the same rules (beyond the
+tolerance: committed results are keyed by it)."""
+
+SWEEP_VERSION = 2
+"""Bump when the sweeps could store different bits for a layer (their order, their starting
+values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
+where it was interrupted."""
 
 DEFAULT_MAX_MEMORY = 4 * 2**30
 """Refuse solves whose estimated working memory exceeds this (bytes)."""
@@ -107,6 +113,11 @@ MAX_SWEEPS = 100_000
 EVALUATION_FACTOR = float(os.environ.get("UR_FACTOR", "1e-3"))
 """Evaluate the stored choices until a sweep changes the values by less than this fraction of
 the last Bellman sweep's change (then look for better choices again)."""
+
+GENERATE_EVERY_MOVE = False
+"""Generate every state's moves in every Bellman sweep, even where the stored choices are
+known to stand (:func:`generator.sim.solve_sweeps.bellman_wave`): for the test that checks
+the shortcut gives the same bits."""
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "solve"
 
@@ -152,7 +163,7 @@ def layer_working_bytes(size: int, waves: int, largest_wave: int, throws: int, k
     """Bytes :func:`_solve_layer` allocates for a layer: per state a choice per throw
     (4 bytes each), a sweep-order key, an id (4) and two flags; the largest wave's new values;
     each wave's start."""
-    return size * (4 * throws + key + 4 + 2) + 8 * largest_wave + 8 * (waves + 1)
+    return size * (4 * throws + key + 4 + 4 + 2) + 8 * largest_wave + 8 * (waves + 1)
 
 
 def estimate(rules: Rules) -> SolveEstimate:
@@ -180,10 +191,8 @@ def estimate(rules: Rules) -> SolveEstimate:
         empty = np.empty(0, dtype=np.int64)
         for layer, size in enumerate(sizes.tolist()):
             _, waves, largest = sweeps.layer_order(
-                layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
-                index.mask, index.class_start, index.class_members, index.progress_classes,
-                empty, empty.astype(np.uint32), empty, True, 0, index.mask_id, index.rank,
-                index.prefix, index.start,
+                _layer_shape(geo, index, layer), empty, empty.astype(np.uint32), empty, True, 0,
+                index.mask_id, index.rank, index.prefix, index.start,
             )  # fmt: skip
             working = layer_working_bytes(size, waves, largest, throws, key)
             pair = 2 * FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
@@ -211,6 +220,14 @@ def estimate(rules: Rules) -> SolveEstimate:
         2 * FLOAT_BYTES * states + working,
         False,
     )
+
+
+def _layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...]:
+    """What decides the layer's states (:data:`generator.sim.solve_sweeps.LayerShape`)."""
+    return (
+        layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
+        index.mask, index.class_start, index.class_members, index.progress_classes,
+    )  # fmt: skip
 
 
 def _table_bytes(index: StateIndex, configs: Configurations) -> int:
@@ -372,7 +389,7 @@ def rules_key(rules: Rules, tolerance: float) -> str:
 
 def solution_path(cache_dir: Path, rules: Rules, tolerance: float = 1e-13) -> Path:
     """The folder holding a solve's values, lengths and checkpoint record."""
-    return cache_dir / f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}"
+    return cache_dir / f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.s{SWEEP_VERSION}"
 
 
 def solve(
@@ -457,6 +474,39 @@ class _Totals:
         self.bellman += int(record["bellman_sweeps"])
         self.endless += int(record["endless"])
 
+    def solution(
+        self,
+        rules: Rules,
+        geo: Geometry,
+        configs: Configurations,
+        index: StateIndex,
+        values: FloatArray,
+        lengths: FloatArray,
+        memory_bytes: int,
+        tolerance: float,
+        *,
+        from_cache: bool,
+    ) -> Solution:
+        """The solution these figures sum up."""
+        return Solution(
+            rules=rules,
+            geometry=geo,
+            configurations=configs,
+            state_index=index,
+            values=values,
+            lengths=lengths,
+            states=index.states,
+            seconds=self.seconds,
+            cpu_seconds=self.cpu_seconds,
+            memory_bytes=memory_bytes,
+            sweeps=self.sweeps,
+            tolerance=tolerance,
+            endless=self.endless,
+            from_cache=from_cache,
+            bellman_sweeps=self.bellman,
+            resumed_layers=self.resumed,
+        )
+
 
 def _solve(
     rules: Rules,
@@ -504,22 +554,8 @@ def _solve(
     if store is not None:
         store.complete(peak)
         values, lengths = store.mapped(states)
-    return Solution(
-        rules=rules,
-        geometry=geo,
-        configurations=configs,
-        state_index=index,
-        values=values,
-        lengths=lengths,
-        states=states,
-        seconds=totals.seconds,
-        cpu_seconds=totals.cpu_seconds,
-        memory_bytes=peak,
-        sweeps=totals.sweeps,
-        tolerance=tolerance,
-        endless=totals.endless,
-        bellman_sweeps=totals.bellman,
-        resumed_layers=totals.resumed,
+    return totals.solution(
+        rules, geo, configs, index, values, lengths, peak, tolerance, from_cache=False
     )
 
 
@@ -548,18 +584,15 @@ def _solve_layer(
     if 2 * following + 1 >= 2**32 - 1:
         raise SolveRefused(f"{rules.variant}: layer {layer} overflows the 32-bit choice codes")
     table_args = (index.borne, index.mask_id, index.rank, index.prefix, index.start)
-    arguments = (
-        layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
-        index.mask, index.class_start, index.class_members, index.progress_classes,
-    )  # fmt: skip
+    shape = _layer_shape(geo, index, layer)
     empty = np.empty(0, dtype=np.int64)
     listed, waves, largest = sweeps.layer_order(
-        *arguments, empty, empty.astype(np.uint32), empty, True, base, *table_args[1:]
+        shape, empty, empty.astype(np.uint32), empty, True, base, *table_args[1:]
     )
     order = np.empty(size, dtype=order_dtype(geo.perspectives, configs.count))
     places = np.empty(size, dtype=np.uint32)
     wave_start = np.empty(waves + 1, dtype=np.int64)
-    sweeps.layer_order(*arguments, order, places, wave_start, False, base, *table_args[1:])
+    sweeps.layer_order(shape, order, places, wave_start, False, base, *table_args[1:])
     if listed != size:
         raise AssertionError(f"solver bug: layer {layer} lists {listed} of {size} states")
     throws = int(geo.throw_values.shape[0])
@@ -567,7 +600,9 @@ def _solve_layer(
     new_values = np.empty(largest)
     values[base : base + size] = 0.5
     lengths[base : base + size] = 0.0
-    count = configs.count
+
+    settled = np.full(size, -1.0, dtype=np.float32)
+    drift = 0.0
 
     def bellman() -> float:
         worst = 0.0
@@ -577,10 +612,11 @@ def _solve_layer(
             backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
             commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
             change = backup(
-                first, last, order, places, base, values, policy, new_values, geo.packed,
-                configs.table, geo.piece_of_slot, geo.group_start, geo.group_size,
-                geo.group_stride, geo.binom, configs.code_to_config, geo.throw_values,
-                geo.throw_probs, geo.perspectives, *table_args,
+                first, last, order, places, base, values, policy, settled,
+                np.inf if GENERATE_EVERY_MOVE else drift + worst, drift,
+                new_values, geo.packed, configs.table, geo.piece_of_slot, geo.group_start,
+                geo.group_size, geo.group_stride, geo.binom, configs.code_to_config,
+                geo.throw_values, geo.throw_probs, geo.perspectives, *table_args,
             )  # fmt: skip
             commit(first, last, base, values, new_values, places)
             worst = max(worst, change)
@@ -594,9 +630,8 @@ def _solve_layer(
             backup = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
             commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
             change = backup(
-                first, last, order, places, base, array, policy, geo.throw_probs, new_values,
-                of_lengths, count, geo.perspectives,
-            )  # fmt: skip
+                first, last, places, base, array, policy, geo.throw_probs, new_values, of_lengths
+            )
             commit(first, last, base, array, new_values, places)
             worst = max(worst, change)
         return worst
@@ -604,15 +639,19 @@ def _solve_layer(
     bellman_sweeps = evaluation_sweeps = 0
     while True:
         change = bellman()
+        drift += change
         bellman_sweeps += 1
         if change < tolerance:
             break
         target = max(tolerance, change * EVALUATION_FACTOR)
-        while evaluate(values, False) >= target:
+        while True:
+            step = evaluate(values, False)
+            drift += step
             evaluation_sweeps += 1
+            if step < target:
+                break
             if evaluation_sweeps > MAX_SWEEPS:
                 raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
-        evaluation_sweeps += 1
         if bellman_sweeps > MAX_SWEEPS:
             raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
     endless = sweeps.mark_endless(base, size, places, policy, throws, lengths)
@@ -625,7 +664,7 @@ def _solve_layer(
                 f" in {MAX_SWEEPS} sweeps (last change {change:.3g})"
             )
     working = order.nbytes + places.nbytes + wave_start.nbytes + policy.nbytes
-    working += new_values.nbytes + 2 * size  # and mark_endless's two flags a state
+    working += new_values.nbytes + settled.nbytes + 2 * size  # and mark_endless's two flags a state
     expected = layer_working_bytes(size, waves, largest, throws, order.itemsize)
     if working != expected:
         raise AssertionError(f"solver bug: layer {layer} uses {working} bytes, not {expected}")
@@ -785,22 +824,9 @@ class Checkpoints:
         totals = _Totals()
         for entry in good.values():
             totals.add(entry)
-        return Solution(
-            rules=rules,
-            geometry=geo,
-            configurations=configs,
-            state_index=index,
-            values=values,
-            lengths=lengths,
-            states=states,
-            seconds=totals.seconds,
-            cpu_seconds=totals.cpu_seconds,
-            memory_bytes=int(record.get("memory_bytes", 0)),
-            sweeps=totals.sweeps,
-            tolerance=tolerance,
-            endless=totals.endless,
-            from_cache=True,
-            bellman_sweeps=totals.bellman,
+        memory = int(record.get("memory_bytes", 0))
+        return totals.solution(
+            rules, geo, configs, index, values, lengths, memory, tolerance, from_cache=True
         )
 
 

@@ -2,18 +2,22 @@
 
 Successors are generated when needed (:func:`generator.sim.solve_moves.successors`, the
 simulator's rules kernel) and found by the perfect index (:mod:`generator.sim.solve_index`).
-A layer is solved by *modified policy iteration*: a Bellman sweep generates every move, takes
-the best option of each throw (the first of equal value, in the engine's order), stores that
-choice (4 bytes per position and throw) and updates the values; then cheap sweeps evaluate the
-stored choices until the values move much less than in the Bellman sweep; repeat until a
-Bellman sweep changes no value by more than the tolerance (the stopping rule of plain value
-iteration). The expected length and the states where play can go on for ever are found from
-the final choices.
+A layer is solved by *modified policy iteration*: a Bellman sweep takes the best option of
+each throw (the first of equal value, in the engine's order), stores that choice (4 bytes per
+position and throw) and updates the values; then cheap sweeps evaluate the stored choices until
+the values move much less than in the Bellman sweep; repeat until a Bellman sweep changes no
+value by more than the tolerance (the stopping rule of plain value iteration). A Bellman sweep
+generates a state's moves only where a choice could have changed: each state records by how
+much its best options led the others, and while the values have moved by less than half of
+that since, its stored choices stand (:func:`_bellman_wave`). The expected length and the
+states where play can go on for ever are found from the final choices.
 
-Sweeps run wave by wave (equal total progress, highest first; :func:`layer_order`). Within a
-wave the positions are split among the threads, each reads the values the wave started with
-and the new values are written back after the wave (Jacobi within a wave, Gauss-Seidel between
-waves), so the result does not depend on the number of threads or their timing.
+Sweeps run wave by wave (equal total progress, highest first, a state's swap in the next wave;
+:func:`layer_order`). Within a wave the positions are split among the threads, each reads the
+values the wave started with and the new values are written back after the wave (Jacobi within
+a wave, Gauss-Seidel between waves), so the result does not depend on the number of threads or
+their timing. No state of a wave is a successor of another of the same wave: a move either
+raises the total progress, lowers it (a capture) or passes to the swap.
 
 A stored choice is ``WIN_CODE`` (the move bears off the last piece) or
 ``2 * (successor id - layer base) + keeps turn``: below the layer's size it is in this layer,
@@ -60,18 +64,57 @@ def state_id(
     )
 
 
+LayerShape = tuple[
+    int, int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int
+]
+"""What decides a layer's states: (layer, perspectives, pieces, and the index's borne,
+progress, valid, mask, class_start, class_members and progress_classes;
+:class:`generator.sim.solve_index.StateIndex`)."""
+
+
+@njit(cache=True)
+def _wave_part(
+    total: int, second: bool, shape: LayerShape, keys: np.ndarray, counting: bool
+) -> int:
+    """The states of total progress ``total`` that come first in their pair (a state and its
+    swap, the same pieces with the other side to move), or with ``second`` their partners,
+    as keys ``(p * C + mover) * C + opponent`` into ``keys`` (unless ``counting``); returns
+    how many."""
+    (
+        layer, perspectives, pieces, borne, progress, valid, mask, class_start, class_members,
+        progress_classes,
+    ) = shape  # fmt: skip
+    count = borne.shape[0]
+    k = 0
+    for p in range(perspectives):
+        for i in range(count):
+            if not valid[p, i]:
+                continue
+            b = layer - borne[i]
+            q = total - progress[i]
+            if b < 0 or b >= pieces or q < 0 or q >= progress_classes:
+                continue
+            c = b * progress_classes + q
+            for e in range(class_start[1 - p, c], class_start[1 - p, c + 1]):
+                j = class_members[1 - p, e]
+                if mask[p, i] & mask[1 - p, j] != 0:
+                    continue
+                partner = (1 - p) if perspectives == 2 else 0
+                paired = valid[partner, j] and valid[1 - partner, i]
+                paired = paired and mask[partner, j] & mask[1 - partner, i] == 0
+                paired = paired and (perspectives == 2 or i != j)
+                first = (p == 0) if perspectives == 2 else (i < j)
+                if second != (paired and not first):
+                    continue
+                if not counting:
+                    keys[k] = (p * count + i) * count + j
+                k += 1
+    return k
+
+
 @njit(cache=True)
 def layer_order(
-    layer: int,
-    perspectives: int,
-    pieces: int,
-    borne: np.ndarray,
-    progress: np.ndarray,
-    valid: np.ndarray,
-    mask: np.ndarray,
-    class_start: np.ndarray,
-    class_members: np.ndarray,
-    progress_classes: int,
+    shape: LayerShape,
     order: np.ndarray,
     places: np.ndarray,
     wave_start: np.ndarray,
@@ -83,84 +126,52 @@ def layer_order(
     start: np.ndarray,
 ) -> tuple[int, int, int]:
     """Fill ``order`` with the layer's states as keys ``(p * C + mover) * C + opponent``,
-    wave by wave (total progress from highest to lowest), ``places`` with each state's id
-    minus ``base``, and ``wave_start`` with each wave's first place (one more entry at the
-    end). A state and its swap (the same pieces, the other side to move) are neighbours, so
-    that a thread updates both in turn: with passes between them, updating them together
-    (Jacobi) could swing for ever. With ``counting``, only count. Returns (states, waves,
-    largest wave)."""
+    wave by wave, ``places`` with each state's id minus ``base``, and ``wave_start`` with
+    each wave's first place (one more entry at the end). With ``counting``, only count.
+    Returns (states, waves, largest wave).
+
+    Waves go by total progress, highest first (a move that captures nothing raises it, so
+    most successors are already updated). Each total gives two waves: first one state of
+    each pair (a state and its swap, the other side to move after a pass), then the
+    partners, which so read the first's new value (updating both from old values could
+    swing for ever where both sides may pass). Within a wave the states are sorted by the
+    opponent: the successors of a move that captures nothing are the opponent's states
+    (:mod:`generator.sim.solve_index` numbers a mover's states together), so neighbours in
+    the order read the same few thousand values, from the processor's cache."""
+    perspectives, borne, progress_classes = shape[1], shape[3], shape[9]
     count = borne.shape[0]
     k = 0
     waves = 0
     largest = 0
     for total in range(2 * progress_classes - 2, -1, -1):
-        begin = k
-        for p in range(perspectives):
-            for i in range(count):
-                if not valid[p, i]:
-                    continue
-                b = layer - borne[i]
-                q = total - progress[i]
-                if b < 0 or b >= pieces or q < 0 or q >= progress_classes:
-                    continue
-                c = b * progress_classes + q
-                for e in range(class_start[1 - p, c], class_start[1 - p, c + 1]):
-                    j = class_members[1 - p, e]
-                    if mask[p, i] & mask[1 - p, j] != 0:
-                        continue
-                    # The swapped state (the opponent to move, after a pass) follows its
-                    # partner; it is listed once, with the partner that comes first.
-                    partner = (1 - p) if perspectives == 2 else 0
-                    paired = valid[partner, j] and valid[1 - partner, i]
-                    paired = paired and mask[partner, j] & mask[1 - partner, i] == 0
-                    first = (p == 0) if perspectives == 2 else (i <= j)
-                    if paired and not first:
-                        continue
-                    if not counting:
-                        order[k] = (p * count + i) * count + j
-                        places[k] = state_id(p, i, j, borne, mask_id, rank, prefix, start) - base
-                    k += 1
-                    if paired and (perspectives == 2 or i != j):
-                        if not counting:
-                            order[k] = (partner * count + j) * count + i
-                            places[k] = (
-                                state_id(partner, j, i, borne, mask_id, rank, prefix, start) - base
-                            )
-                        k += 1
-        if k > begin:
+        for second in (False, True):
+            found = _wave_part(total, second, shape, order[k:], counting)
+            if found == 0:
+                continue
             if not counting:
-                wave_start[waves] = begin
+                wave = order[k : k + found]
+                keys = wave.astype(np.int64)
+                p = keys // (count * count)
+                i = (keys // count) % count
+                j = keys % count
+                wave[:] = wave[np.argsort((j * perspectives + p) * count + i)]
+                for a in range(k, k + found):
+                    key = order[a]
+                    p_a = key // (count * count)
+                    places[a] = (
+                        state_id(
+                            p_a, (key // count) % count, key % count, borne, mask_id, rank,
+                            prefix, start,
+                        )
+                        - base
+                    )  # fmt: skip
+                wave_start[waves] = k
+            k += found
             waves += 1
-            largest = max(largest, k - begin)
+            largest = max(largest, found)
     if not counting:
         wave_start[waves] = k
     return k, waves, largest
-
-
-@njit(cache=True)
-def _swapped(key: int, count: int, perspectives: int) -> int:
-    """The key of the state after a pass to the opponent."""
-    p = key // (count * count)
-    i = (key // count) % count
-    j = key % count
-    partner = (1 - p) if perspectives == 2 else 0
-    return (partner * count + j) * count + i
-
-
-@njit(cache=True)
-def _unit_start(order: np.ndarray, first: int, k: int, count: int, perspectives: int) -> int:
-    """``k``, or ``k + 1`` when ``order[k]`` is the second of a pair (pairs stay together)."""
-    if k > first and k < order.shape[0]:
-        key = order[k]
-        if order[k - 1] == _swapped(key, count, perspectives) and order[k - 1] != key:
-            return k + 1
-    return k
-
-
-@njit(cache=True)
-def _value(target: int, values: np.ndarray, fresh_id: int, fresh_value: float) -> float:
-    """``values[target]``, or the partner's value just computed in this wave."""
-    return fresh_value if target == fresh_id else values[target]
 
 
 @njit(cache=True)
@@ -172,8 +183,6 @@ def _option(
     next_p: int,
     base: int,
     values: np.ndarray,
-    fresh_id: int,
-    fresh_value: float,
     borne: np.ndarray,
     mask_id: np.ndarray,
     rank: np.ndarray,
@@ -185,43 +194,44 @@ def _option(
         return WIN_CODE, 1.0
     if keep:
         target = state_id(p, mover, opponent, borne, mask_id, rank, prefix, start)
-        return np.uint32(2 * (target - base) + 1), _value(target, values, fresh_id, fresh_value)
+        return np.uint32(2 * (target - base) + 1), values[target]
     target = state_id(next_p, opponent, mover, borne, mask_id, rank, prefix, start)
-    return np.uint32(2 * (target - base)), 1.0 - _value(target, values, fresh_id, fresh_value)
+    return np.uint32(2 * (target - base)), 1.0 - values[target]
 
 
 @njit(cache=True)
-def _chunk(
-    first: int, last: int, c: int, chunks: int, order: np.ndarray, count: int, P: int
-) -> tuple[int, int]:
-    """The places of chunk ``c`` of the wave, never splitting a state from its swap."""
+def _chunk(first: int, last: int, c: int, chunks: int) -> tuple[int, int]:
+    """The places of chunk ``c`` of the wave ``first:last``."""
     size = last - first
-    lo = _unit_start(order, first, first + size * c // chunks, count, P)
-    hi = (
-        last
-        if c == chunks - 1
-        else _unit_start(order, first, first + size * (c + 1) // chunks, count, P)
-    )
-    return lo, hi
+    return first + size * c // chunks, first + size * (c + 1) // chunks
 
 
 @njit(cache=True)
-def _fresh(
-    k: int,
-    lo: int,
-    first: int,
-    order: np.ndarray,
-    count: int,
-    perspectives: int,
-    base: int,
-    places: np.ndarray,
-    new_values: np.ndarray,
-) -> tuple[int, float]:
-    """The swap partner updated just before ``order[k]`` in this chunk: (id, new value), or
-    (-1, 0) when there is none."""
-    if k > lo and order[k - 1] == _swapped(order[k], count, perspectives):
-        return base + places[k - 1], new_values[k - 1 - first]
-    return -1, 0.0
+def _backup(
+    k: int, policy: np.ndarray, probs: np.ndarray, values: np.ndarray, base: int, lengths: bool
+) -> float:
+    """The backup of the state at place ``k`` of the order under its stored choices: the win
+    probability, or with ``lengths`` the expected throws left (``1 + sum p * E(next)``, ``0``
+    after a win). The same sums, in the same order, as a Bellman backup that picks them."""
+    throws = probs.shape[0]
+    total = 1.0 if lengths else 0.0
+    for t in range(throws):
+        code = policy[k * throws + t]
+        if code == WIN_CODE:
+            if not lengths:
+                total += probs[t]
+            continue
+        value = values[base + (code >> 1)]
+        if lengths or code & 1:
+            total += probs[t] * value
+        else:
+            total += probs[t] * (1.0 - value)
+    return total
+
+
+MARGIN = 1e-6
+"""Kept below a recorded margin (:func:`bellman_wave`): far more than the rounding of the
+float32 it is stored in (6e-8 near 1) and of the values' sums (1e-15)."""
 
 
 def _bellman_wave(
@@ -232,6 +242,9 @@ def _bellman_wave(
     base: int,
     values: np.ndarray,
     policy: np.ndarray,
+    settled: np.ndarray,
+    drift: float,
+    drift_before: float,
     new_values: np.ndarray,
     packed: np.ndarray,
     table: np.ndarray,
@@ -252,7 +265,16 @@ def _bellman_wave(
 ) -> float:
     """One Bellman backup of the wave ``order[first:last]``: new values into ``new_values``,
     the best option of each throw into ``policy`` (row ``k`` of the order); returns the largest
-    change. :func:`commit_wave` writes the values."""
+    change. :func:`commit_wave` writes the values.
+
+    ``drift`` bounds how far any value of the layer has moved since the solve of the layer
+    began (the sum of each earlier sweep's largest change, and this sweep's so far), and
+    ``drift_before`` is its part before this sweep. A state whose every throw's best option
+    led the next by ``gap`` when its moves were last generated keeps its choices while the
+    values have moved by less than half of that: no option can have gained ``gap`` on it.
+    ``settled[k]`` records ``drift_before + gap / 2`` (less :data:`MARGIN`); while ``drift`` is
+    below it, the state is backed up from its stored choices without generating its moves,
+    which gives the same bits as generating them."""
     size = last - first
     chunks = min(CHUNKS, size)
     worst = np.zeros(chunks)
@@ -268,20 +290,23 @@ def _bellman_wave(
         opponents = np.zeros(MAX_MOVES, dtype=np.int64)
         keeps = np.zeros(MAX_MOVES, dtype=np.bool_)
         change = 0.0
-        lo, hi = _chunk(first, last, c, chunks, order, count, perspectives)
+        lo, hi = _chunk(first, last, c, chunks)
         for k in range(lo, hi):
+            if drift < settled[k]:
+                total = _backup(k, policy, probs, values, base, False)
+                new_values[k - first] = total
+                change = max(change, abs(total - values[base + places[k]]))
+                continue
             key = order[k]
             p = key // (count * count)
             i = (key // count) % count
             j = key % count
             next_p = (1 - p) if perspectives == 2 else 0
-            fresh_id, fresh_value = _fresh(
-                k, lo, first, order, count, perspectives, base, places, new_values
-            )
             S[:] = 0
             load_state(K, packed, S, table, slot_piece, p, i)
             load_state(K, packed, S, table, slot_piece, 1 - p, j)
             total = 0.0
+            gap = np.inf
             for t in range(throws):
                 found = successors(
                     K, packed, S, scratch, mv, after, table, slot_piece, group_start,
@@ -289,17 +314,23 @@ def _bellman_wave(
                     movers, opponents, keeps,
                 )  # fmt: skip
                 best = -1.0
+                runner_up = -np.inf
                 pick = WIN_CODE
                 for m in range(found):
                     code, value = _option(
-                        movers[m], opponents[m], keeps[m], p, next_p, base, values, fresh_id,
-                        fresh_value, borne, mask_id, rank, prefix, start,
+                        movers[m], opponents[m], keeps[m], p, next_p, base, values, borne,
+                        mask_id, rank, prefix, start,
                     )  # fmt: skip
                     if value > best:
+                        runner_up = best if m > 0 else runner_up
                         best = value
                         pick = code
+                    elif value > runner_up:
+                        runner_up = value
+                gap = min(gap, best - runner_up)
                 policy[k * throws + t] = pick
                 total += probs[t] * best
+            settled[k] = np.float32(drift_before + gap / 2 - MARGIN)
             new_values[k - first] = total
             change = max(change, abs(total - values[base + places[k]]))
         worst[c] = change
@@ -309,7 +340,6 @@ def _bellman_wave(
 def _evaluate_wave(
     first: int,
     last: int,
-    order: np.ndarray,
     places: np.ndarray,
     base: int,
     values: np.ndarray,
@@ -317,39 +347,21 @@ def _evaluate_wave(
     probs: np.ndarray,
     new_values: np.ndarray,
     lengths: bool,
-    count: int,
-    perspectives: int,
 ) -> float:
-    """One backup of the wave under the stored choices: the win probability, or with
-    ``lengths`` the expected throws left (``1 + sum p * E(next)``, ``0`` after a win; states
-    already infinite are left alone). Returns the largest change."""
+    """One backup of the wave under the stored choices (:func:`_backup`; states whose length
+    is already infinite are left alone). Returns the largest change."""
     size = last - first
     chunks = min(CHUNKS, size)
     worst = np.zeros(chunks)
-    throws = probs.shape[0]
     for c in prange(chunks):
         change = 0.0
-        lo, hi = _chunk(first, last, c, chunks, order, count, perspectives)
+        lo, hi = _chunk(first, last, c, chunks)
         for k in range(lo, hi):
             own = base + places[k]
             if lengths and not np.isfinite(values[own]):
                 new_values[k - first] = values[own]
                 continue
-            fresh_id, fresh_value = _fresh(
-                k, lo, first, order, count, perspectives, base, places, new_values
-            )
-            total = 1.0 if lengths else 0.0
-            for t in range(throws):
-                code = policy[k * throws + t]
-                if code == WIN_CODE:
-                    if not lengths:
-                        total += probs[t]
-                    continue
-                value = _value(base + (code >> 1), values, fresh_id, fresh_value)
-                if lengths or code & 1:
-                    total += probs[t] * value
-                else:
-                    total += probs[t] * (1.0 - value)
+            total = _backup(k, policy, probs, values, base, lengths)
             new_values[k - first] = total
             change = max(change, abs(total - values[own]))
         worst[c] = change
