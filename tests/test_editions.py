@@ -19,8 +19,10 @@ from generator.site.edition import (
     EditionError,
     load_editions,
     load_renamed,
+    lock_of,
     lock_problems,
     record_edition,
+    write_lock,
 )
 
 FIXTURE = Path(__file__).parent / "data" / "site" / "variants"
@@ -92,3 +94,20 @@ def test_a_withdrawn_ruling_is_recorded_with_its_fate(workspace: Path) -> None:
     )
     assert [(w.id, w.replaced_by) for w in edition.withdrawn] == [("fx-board", "fx-pieces")]
     assert load_editions(workspace).withdrawals()["fx-board"][1].fate == "renamed fx-pieces"
+
+
+def test_a_reworded_note_fails_until_a_new_edition_records_it(workspace: Path) -> None:
+    rulings = list(load_valid_catalog(workspace).rulings())
+    write_lock(workspace, lock_of(rulings, "1"))  # the fixture's lock, notes included
+    old_note = "The fixture source is silent on start; this value is assumed for the test."
+    noted = next(r for r in rulings if r.note == old_note)
+    edit(workspace, old_note, "Reworded, the source is silent on who starts.")
+    rulings = list(load_valid_catalog(workspace).rulings())
+    assert lock_problems(rulings, workspace, {}) == [f"ruling {noted.id} changed since edition 1"]
+    edition = record_edition(rulings, workspace, {}, "2", dt.date(2026, 12, 1), "A note reworded.")
+    (change,) = edition.changed
+    assert change.note_changed and change.old_note == old_note
+    assert change.new_note == "Reworded, the source is silent on who starts."
+    assert change.old_words == change.new_words
+    assert load_editions(workspace).editions[-1].changed[0].new_note == change.new_note
+    assert not lock_problems(rulings, workspace, {})

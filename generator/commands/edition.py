@@ -1,6 +1,6 @@
 """Record a new edition of the site: every ruling added, changed or withdrawn since the last.
 
-Run it after changing a published ruling's words, value or quotes, or after adding rulings
+Run it after changing a published ruling's words, value, quotes or note, or after adding rulings
 (a new rule question adds one ruling per rulebook): it appends the edition to
 ``variants/editions.yml`` and updates ``variants/published-rulings.lock``. ``--check`` only
 reports what is out of step (what ``tests/test_editions.py`` checks).

@@ -6,9 +6,10 @@ Encyclopedia of Philosophy) publish dated editions, keep old numbers and say wha
 - ``variants/editions.yml`` lists every edition, oldest first: its number, its date, and the
   rulings it added, changed (old and new words and value) or withdrawn (and what became of them).
 - ``variants/published-rulings.lock`` holds, for the latest edition, one fingerprint per
-  published ruling (a SHA-256 of its words, value and quotes) and its words and value, so the
-  next edition can say what they were. ``tests/test_editions.py`` fails when a ruling differs
-  from its fingerprint, until ``ur-variants edition NUMBER`` records a new edition.
+  published ruling (a SHA-256 of its words, value and quotes), its words and value and its
+  note, so the next edition can say what they were. ``tests/test_editions.py`` fails when a
+  ruling differs from its fingerprint or its note from the locked one, until
+  ``ur-variants edition NUMBER`` records a new edition.
 """
 
 from __future__ import annotations
@@ -35,13 +36,26 @@ class EditionError(Exception):
 
 @dataclass(frozen=True)
 class Change:
-    """One ruling whose words or value changed: before and after."""
+    """One ruling whose words, value, quotes or note changed: before and after (the notes only
+    when they differ)."""
 
     id: str
     old_words: str
     old_value: str
     new_words: str
     new_value: str
+    old_note: str | None = None
+    new_note: str | None = None
+
+    @property
+    def note_changed(self) -> bool:
+        return self.old_note != self.new_note
+
+    def to_data(self) -> dict[str, Any]:
+        data = {k: v for k, v in self.__dict__.items() if not k.endswith("_note")}
+        if self.note_changed:
+            data.update(old_note=self.old_note, new_note=self.new_note)
+        return data
 
 
 @dataclass(frozen=True)
@@ -68,7 +82,7 @@ class Edition:
             "date": self.date.isoformat(),
             "summary": self.summary,
             "added": list(self.added),
-            "changed": [c.__dict__ for c in self.changed],
+            "changed": [c.to_data() for c in self.changed],
             "withdrawn": [
                 {k: v for k, v in w.__dict__.items() if v is not None} for w in self.withdrawn
             ],
@@ -115,6 +129,11 @@ def words_and_value(ruling: Ruling) -> tuple[str, str]:
     return " ".join(ruling.text.split()), json.dumps(ruling.value, sort_keys=True, default=str)
 
 
+def note_of(ruling: Ruling) -> str | None:
+    """A ruling's note on one line (None without one): a note is published with its ruling."""
+    return " ".join(ruling.note.split()) if ruling.note else None
+
+
 def fingerprint(ruling: Ruling) -> str:
     """SHA-256 of the ruling's words, value and quotes (source, place, quote, translation)."""
     words, value = words_and_value(ruling)
@@ -127,7 +146,12 @@ def lock_of(rulings: Iterable[Ruling], edition: str) -> dict[str, Any]:
     entries = {}
     for ruling in sorted(rulings, key=lambda r: r.id):
         words, value = words_and_value(ruling)
-        entries[ruling.id] = {"fingerprint": fingerprint(ruling), "words": words, "value": value}
+        entries[ruling.id] = {
+            "fingerprint": fingerprint(ruling),
+            "words": words,
+            "value": value,
+            "note": note_of(ruling),
+        }
     return {"edition": edition, "rulings": entries}
 
 
@@ -188,10 +212,15 @@ def unrecorded_changes(
     added = sorted(set(current) - set(locked))
     changed = []
     for rid in sorted(set(current) & set(locked)):
-        if fingerprint(current[rid]) != locked[rid]["fingerprint"]:
+        old, note = locked[rid], note_of(current[rid])
+        # A lock written before notes were locked has no "note": its notes are not compared.
+        note_changed = "note" in old and old["note"] != note
+        if fingerprint(current[rid]) != old["fingerprint"] or note_changed:
             words, value = words_and_value(current[rid])
-            old = locked[rid]
-            changed.append(Change(rid, old["words"], old["value"], words, value))
+            old_note, new_note = (old["note"], note) if note_changed else (None, None)
+            changed.append(
+                Change(rid, old["words"], old["value"], words, value, old_note, new_note)
+            )
     withdrawn = [
         Withdrawal(rid, f"renamed {renamed[rid]}", renamed[rid])
         if rid in renamed
