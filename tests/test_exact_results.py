@@ -4,6 +4,7 @@ present, current with the catalogue, complete, and reproducible (one record reco
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,3 +80,49 @@ def test_committed_agent_check_covers_every_rulebook(catalog: Catalog) -> None:
             assert score["games"] == 2 * results["games_a_seat"]
     worst = agent_check.worst_scores(results)
     assert set(worst) == set(agent_check.CHECKED_AGENTS)
+
+
+def test_rulebook_figures_are_read_only_while_their_rules_are_current(
+    catalog: Catalog, committed: dict[str, Any]
+) -> None:
+    """Every simulated rulebook's committed figures are current; a rulebook whose game at two
+    pieces was computed under other rules keeps its one-piece figures only."""
+    current = exact_effects.current_rulebooks(catalog, committed)
+    assert {vid: len(listed) for vid, listed in current.items()} == {
+        vid: len(listed) for vid, listed in committed["rulebooks"].items()
+    }
+    vid = sorted(committed["rulebooks"])[0]
+    listed = [dict(f) for f in committed["rulebooks"][vid]]
+    listed[1]["key"] = "0" * 64
+    stale = dict(committed, rulebooks={vid: listed})
+    assert [f.pieces for f in exact_effects.current_rulebooks(catalog, stale)[vid]] == [1]
+
+
+def test_the_build_reads_committed_values_that_a_solve_reproduces(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """The build's exact values come from the committed results where they hold the game: the
+    same figures, positions and memory as the build's own solve of it (one- and two-piece
+    Finkel solved here, checkpointed as the build solves),
+    and nothing solved. A game not in the results is solved."""
+    from generator.measure import exact
+    from generator.measure.core import Settings
+    from generator.sim.solve import solve
+
+    settings = Settings(cache_root=tmp_path, log=lambda _: None)
+    read = exact.solve_exact(catalog, settings)
+    assert not (tmp_path / "solve").exists()
+    rules = compile_rules(catalog.resolve("royalur-finkel"))
+    for value in read.values["royalur-finkel"][:2]:
+        solved = solve(with_pieces(rules, value.pieces), cache_dir=tmp_path / "check")
+        assert value.first_player == pytest.approx(solved.start_value, abs=1e-12)
+        assert value.expected_throws == pytest.approx(solved.expected_throws, abs=1e-9)
+        assert (value.states, value.memory_bytes) == (solved.states, solved.memory_bytes)
+    committed_without = {"rulebooks": {}}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(exact, "read_results", lambda: committed_without)
+        patch.setattr(exact, "EXACT_PIECES", (1,))
+        patch.setattr(exact, "MAX_SOLVED_PIECES", 0)
+        solved_now = exact.solve_exact(catalog, settings)
+    assert (tmp_path / "solve").exists()
+    assert [v.pieces for v in solved_now.values["royalur-finkel"]] == [1]

@@ -1,5 +1,12 @@
 """Exact perfect-play values of every simulated rulebook at small piece counts, as a
-measurement (the solver itself is :mod:`generator.sim.solve`)."""
+measurement (the solver itself is :mod:`generator.sim.solve`).
+
+Most of these games are in the committed results (``results/exact-effects.json``, each
+rulebook's own game at 1, 2, ... pieces, :mod:`generator.sim.exact_effects`), computed by the
+same solver at the same tolerance; a game is read from there while its rules' fingerprint is
+the one recorded, and solved only when it is not (its rules changed, or it is not there). The
+committed file is a result, not a cache: ``--refresh`` does not solve those games again.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ from dataclasses import dataclass, field
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
+from generator.sim.exact_effects import committed_figures, fingerprint, read_results
 from generator.sim.sanity import exact_problems
 
 EXACT_PIECES = (1, 2)
@@ -38,12 +46,14 @@ class ExactValues:
 
 def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
     """Perfect-play values of every simulated variant with 1 and 2 pieces (and its own count
-    when that is at most 3), cached under ``.cache/solve``. Three-piece solves of every variant
+    when that is at most 3): read from the committed results where they hold the game, else
+    solved and cached under ``.cache/solve``. Three-piece solves of every variant
     (the 27-square routes and the named tablet pieces are large) would take most of a cold
     build; ``ur-variants solve VARIANT --pieces 3`` computes any of them on demand."""
-    from generator.sim.solve import SolveRefused, solve, with_pieces
+    from generator.sim.solve import SolveRefused, estimate, solve, with_pieces
 
     cache = settings.cache_root / "solve"
+    committed = committed_figures(read_results())
     exact = ExactValues()
     for vid in sorted(catalog.variants):
         resolved = catalog.resolve(vid)
@@ -53,11 +63,19 @@ def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
         own = [rules.pieces] if rules.pieces <= MAX_SOLVED_PIECES else []
         values = []
         for pieces in sorted({*(p for p in EXACT_PIECES if p <= rules.pieces), *own}):
+            game = with_pieces(rules, pieces)
+            known = committed.get(fingerprint(game))
+            if known is not None and known.perfect_throws is not None:
+                memory = estimate(game).memory_bytes  # what a solve of it allocates, counted
+                values.append(
+                    ExactValue(
+                        pieces, known.perfect_first, known.perfect_throws, known.states, memory
+                    )
+                )
+                continue
             began = time.perf_counter()
             try:
-                solution = solve(
-                    with_pieces(rules, pieces), cache_dir=cache, use_cache=not settings.refresh
-                )
+                solution = solve(game, cache_dir=cache, use_cache=not settings.refresh)
             except (SolveRefused, ValueError) as error:
                 exact.refused[vid] = str(error)
                 continue

@@ -17,7 +17,7 @@ from typing import Any
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
 from generator.sim import agent_check, exact_effects
-from generator.sim.exact_effects import EffectRecord, current_records
+from generator.sim.exact_effects import EffectRecord, current_records, current_rulebooks
 from generator.sim.policy_eval import ExactFigures
 from generator.sim.suite import Effect
 from generator.sim.variation import canonical
@@ -104,15 +104,9 @@ def read_exact_effects(catalog: Catalog, settings: Settings) -> ExactEffects:
             f"exact effects: {stale} records left out, their rules changed since"
             f" {results['date']}; ur-variants exact recomputes them"
         )
-    fields = {f.name for f in dataclasses.fields(ExactFigures)}
     return ExactEffects(
         by_change={(r.variant, r.question, canonical(r.value)): r for r in current},
-        rulebooks={
-            vid: [
-                ExactFigures.from_dict({k: v for k, v in f.items() if k in fields}) for f in listed
-            ]
-            for vid, listed in results["rulebooks"].items()
-        },
+        rulebooks=current_rulebooks(catalog, results),
         provenance={key: results[key] for key in PROVENANCE},
         stale=stale,
         agents=agents,

@@ -22,6 +22,7 @@ catalogue (:func:`current_records`).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -346,6 +347,37 @@ def summary(results: dict[str, Any], largest: int = 8) -> list[str]:
     return lines
 
 
+def committed_figures(results: dict[str, Any] | None) -> dict[str, ExactFigures]:
+    """Every rulebook game's figures in the committed results, by its rules' fingerprint
+    (:func:`fingerprint`): a game is found only while its rules are those that were computed."""
+    if results is None:
+        return {}
+    names = {f.name for f in dataclasses.fields(ExactFigures)}
+    return {
+        entry["key"]: ExactFigures.from_dict({k: v for k, v in entry.items() if k in names})
+        for listed in results["rulebooks"].values()
+        for entry in listed
+    }
+
+
+def current_rulebooks(catalog: Catalog, results: dict[str, Any]) -> dict[str, list[ExactFigures]]:
+    """Each simulated rulebook's committed figures at 1, 2, ... pieces a side, up to the first
+    piece count whose rules changed since the run (its figures and those above are left out)."""
+    found = committed_figures(results)
+    current: dict[str, list[ExactFigures]] = {}
+    for vid, listed in sorted(results["rulebooks"].items()):
+        if vid not in catalog.variants:
+            continue
+        rules = compile_rules(catalog.resolve(vid))
+        kept = []
+        for entry in listed:
+            if entry["key"] != fingerprint(with_pieces(rules, entry["pieces"])):
+                break
+            kept.append(found[entry["key"]])
+        current[vid] = kept
+    return current
+
+
 def current_records(catalog: Catalog, results: dict[str, Any]) -> Iterator[EffectRecord]:
     """The results' effects whose games still are the catalogue's: the same change of a
     simulated rulebook, and the same rules at the recorded piece count. A ruling changed since
@@ -375,7 +407,9 @@ __all__ = [
     "EXACT_PIECES",
     "RESULTS_FILE",
     "EffectRecord",
+    "committed_figures",
     "current_records",
+    "current_rulebooks",
     "measure",
     "pieces_for",
     "plan",
