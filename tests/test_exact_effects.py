@@ -144,9 +144,73 @@ def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> 
 def test_question_rows_show_the_exact_effect_and_call_a_zero_effect_no_effect() -> None:
     moved = render_effect_row(record(figures(0.5), figures(0.5123)))
     assert "first player +1.23 points in perfect play" in moved
-    assert "(three pieces a side) | a different game |" in moved
+    assert (
+        "(three pieces a side) | a different game, computed exactly with three pieces a side |"
+        in moved
+    )
     zero = render_effect_row(record(figures(0.5), figures(0.5)))
     assert "none, exactly (three pieces a side)" in zero
     assert "a different game by the rules, with no effect at three pieces a side" in zero
     assert "| the same game |" in render_effect_row(None, changes_play=False)
     assert "| not computed | a different game |" in render_effect_row(None)
+
+
+def pair_page_with_exact(safe: EffectRecord | None, route: EffectRecord | None) -> str:
+    """The fixture pair's page (its rulebooks differ in safe squares and route, both of which
+    change the rules) with one measured effect on each carrying ``safe`` and ``route``, as a
+    reader reads it; the sampled effects show nothing measurable."""
+    from types import SimpleNamespace as Row
+
+    from generator.model.catalog import load_valid_catalog
+    from generator.site.compare_pages import Comparer, pair_pages
+    from generator.site.context import SiteContext
+    from generator.site.edition import load_editions
+
+    folder = Path(__file__).parent / "data" / "site" / "variants"
+    ctx = SiteContext(load_valid_catalog(folder), None, load_editions(folder))
+    interval = {"estimate": 0.0, "low": -0.02, "high": 0.02}
+
+    def effect(question: str, value: Any, exact: EffectRecord | None) -> Row:
+        return Row(variant="fixture-game", change=Row(value=value), win_rate=interval,
+                   throws=interval, changed=Row(games=2555), exact=exact)  # fmt: skip
+
+    effects = {
+        "safe-squares": [effect("safe-squares", "rosettes", safe)],
+        "route": [effect("route", "masters", route)],
+    }
+    pages = pair_pages(ctx, Comparer(ctx), {}, effects)
+    return html.unescape(pages["compare/fixture-child--fixture-game.md"])
+
+
+def test_a_pair_page_calls_a_change_of_the_game_only_where_an_exact_effect_moves() -> None:
+    """Exact beats sampled: the headline names a changed game where an exact figure moves, and
+    a difference whose exact effect is zero as a change of the rules that changes nothing, with
+    the piece count; the sampled intervals only support; without exact figures, the engine's
+    verdict stands."""
+    zero, moved = record(figures(0.5), figures(0.5)), record(figures(0.5), figures(0.52))
+    text = pair_page_with_exact(zero, moved)
+    short = text.split("In short")[1].split("**2**")[0]
+    assert "play the same game except for route (" in short
+    assert "safe squares (" not in short
+    assert "Computed exactly with three pieces a side, it changes the game." in short
+    assert (
+        "The difference in safe squares changes the rules, but computed exactly with three"
+        " pieces a side it changes nothing." in short
+    )
+    assert "Sampled one at a time in the full game, none of the differences" in short
+    assert "computed exactly, **1** of those changes the game and **1** changes nothing" in text
+    assert (
+        "**The engine's verdict:** a different game by the rules, with no effect at three" in text
+    )
+    assert "**The engine's verdict:** a different game, computed exactly with three pieces" in text
+
+    both_zero = pair_page_with_exact(zero, zero).split("In short")[1].split("**2**")[0]
+    assert "differ in the rules of route and safe squares, but computed exactly with three" in (
+        both_zero
+    )
+    assert "none of these differences changes the game" in both_zero
+    assert "play the same game except" not in both_zero
+
+    unknown = pair_page_with_exact(None, None).split("In short")[1].split("**2**")[0]
+    assert "play the same game except for route (" in unknown
+    assert "and safe squares (" in unknown and "exactly" not in unknown

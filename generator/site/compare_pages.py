@@ -89,6 +89,35 @@ class PairDifference:
     def changes_play(self) -> bool:
         return any(v is not None and v.changes_play for v in (self.in_a, self.in_b))
 
+    @property
+    def exact(self) -> ExactVerdict | None:
+        """What the exact effects of this change say (exact beats sampled): the game changes
+        when some exact figure moves in either rulebook, at the piece counts where one moves;
+        it is the same game when every measured change was computed exactly and none moves.
+        None when neither can be said (nothing computed, or a change only sampled)."""
+        records = [e.exact for e in self.measured]
+        known = [r for r in records if r is not None and r.changes_the_game is not None]
+        moving = [r for r in known if r.changes_the_game]
+        if moving:
+            return ExactVerdict(True, tuple(sorted({r.pieces for r in moving})))
+        if known and len(known) == len(records):
+            return ExactVerdict(False, tuple(sorted({r.pieces for r in known})))
+        return None
+
+    @property
+    def exactly_the_same(self) -> bool:
+        """The rules differ, but computed exactly no figure moves."""
+        return self.exact is not None and not self.exact.changes_the_game
+
+
+@dataclass(frozen=True)
+class ExactVerdict:
+    """The exact verdict on one difference of a pair (:attr:`PairDifference.exact`)."""
+
+    changes_the_game: bool
+    pieces: tuple[int, ...]
+    """The pieces a side at which it was computed (where it moves, when it does)."""
+
 
 class Comparer:
     """Engine verdicts, computed once per (host variant, replacing ruling)."""
