@@ -9,7 +9,7 @@ suite's records (:mod:`generator.measure.suite`). This module only reads the mea
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from generator.measure.core import Results
 from generator.measure.exact import EXACT, ExactValues
@@ -136,15 +136,17 @@ class Finding:
     pieces: int
     """Pieces a side, as played."""
 
+    def _baseline(self, figure: str) -> Any:
+        """One figure of the game's baseline run (random against random)."""
+        return self.figures["baseline"]["results"][figure]
+
     @property
     def games(self) -> int:
-        games: int = self.figures["baseline"]["games"]
-        return games
+        return int(self.figures["baseline"]["games"])
 
     @property
     def first_player(self) -> dict[str, float]:
-        rate: dict[str, float] = self.figures["baseline"]["results"]["first_player_win_rate"]
-        return rate
+        return cast(dict[str, float], self._baseline("first_player_win_rate"))
 
     @property
     def edge(self) -> str:
@@ -155,13 +157,11 @@ class Finding:
 
     @property
     def throws(self) -> dict[str, Any]:
-        throws: dict[str, Any] = self.figures["baseline"]["results"]["throws"]
-        return throws
+        return cast(dict[str, Any], self._baseline("throws"))
 
     @property
     def minutes(self) -> dict[str, Any]:
-        minutes: dict[str, Any] = self.figures["baseline"]["results"]["minutes"]
-        return minutes
+        return cast(dict[str, Any], self._baseline("minutes"))
 
     @property
     def skill(self) -> dict[str, Any] | None:

@@ -5,8 +5,9 @@ once), and chart text at least 12 pixels tall as a 390-pixel phone renders it.""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Page, ViewportSize
 
-from .conftest import PHONE, OpenPage, SitePage
+from .conftest import DESKTOP, PHONE, OpenPage, SitePage
 from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
@@ -37,21 +38,29 @@ async () => {
 """
 
 
-def _simulated(site_pages: dict[str, SitePage], site_is_simulated: bool) -> None:
-    if not site_is_simulated:
-        pytest.skip("built with --no-simulate: the statistics page has no figures")
-    assert STATISTICS in site_pages and METHOD in site_pages
-
-
-def test_chart_text_is_readable_on_a_phone(
+@pytest.fixture
+def open_statistics(
     open_page: OpenPage,
     site: ServedSite,
     site_pages: dict[str, SitePage],
     site_is_simulated: bool,
-) -> None:
-    _simulated(site_pages, site_is_simulated)
-    page = open_page(viewport=PHONE)
-    page.goto(site.address(STATISTICS))
+) -> OpenPage:
+    """Opens the statistics page in a guarded page (of a given viewport); skips the test when
+    the site was built with --no-simulate (the page then has no figures)."""
+    if not site_is_simulated:
+        pytest.skip("built with --no-simulate: the statistics page has no figures")
+    assert STATISTICS in site_pages and METHOD in site_pages
+
+    def opener(viewport: ViewportSize = DESKTOP) -> Page:
+        page = open_page(viewport=viewport)
+        page.goto(site.address(STATISTICS))
+        return page
+
+    return opener
+
+
+def test_chart_text_is_readable_on_a_phone(open_statistics: OpenPage) -> None:
+    page = open_statistics(viewport=PHONE)
     texts = page.evaluate(_CHART_TEXT)
     assert len({t["chart"] for t in texts}) >= 3, texts
     small = [t for t in texts if t["px"] < SMALLEST_TEXT_PX]
@@ -59,14 +68,9 @@ def test_chart_text_is_readable_on_a_phone(
 
 
 def test_conclusions_come_first_and_workshop_is_on_its_own_page(
-    open_page: OpenPage,
-    site: ServedSite,
-    site_pages: dict[str, SitePage],
-    site_is_simulated: bool,
+    open_statistics: OpenPage, site: ServedSite
 ) -> None:
-    _simulated(site_pages, site_is_simulated)
-    reader = open_page()
-    reader.goto(site.address(STATISTICS))
+    reader = open_statistics()
     headings = reader.eval_on_selector_all("article h2", "hs => hs.map(h => h.id)")
     assert headings[0] == "conclusions", headings
     text = reader.inner_text("article")
@@ -99,15 +103,8 @@ _SKILL_PLAYERS = """
 """
 
 
-def test_every_player_named_is_defined_once(
-    open_page: OpenPage,
-    site: ServedSite,
-    site_pages: dict[str, SitePage],
-    site_is_simulated: bool,
-) -> None:
-    _simulated(site_pages, site_is_simulated)
-    reader = open_page()
-    reader.goto(site.address(STATISTICS))
+def test_every_player_named_is_defined_once(open_statistics: OpenPage) -> None:
+    reader = open_statistics()
     defined = reader.evaluate(_DEFINED_PLAYERS)
     assert len(defined) == len(set(defined)) >= 3, defined
     named = reader.evaluate(_SKILL_PLAYERS)
