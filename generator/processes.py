@@ -10,9 +10,15 @@ themselves, and mkdocs runs on. On systems without prctl this is a no-op.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, cast
+
+T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1
 """From <linux/prctl.h>."""
@@ -37,3 +43,64 @@ def worker_start(parent: int) -> None:
     die_with_parent(parent)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ChildFailed(RuntimeError):
+    """A forked child ended without a result (killed, or its error could not be sent back)."""
+
+
+class Forked(Generic[T]):
+    """``work`` running in a forked child process (which dies with this one), started at once:
+    for an independent piece of a build that can use the second core while this process does
+    something else. The child inherits everything in memory, so ``work`` need not be
+    picklable, only its result. Use it as a context manager: leaving the block kills a child
+    whose result was not taken (an error here does not leave it running)::
+
+        with Forked(slow_part) as later:
+            mine = other_part()
+            theirs = later.result()
+    """
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        context = multiprocessing.get_context("fork")
+        self._reading, writing = context.Pipe(duplex=False)
+        parent = os.getpid()
+
+        def child() -> None:
+            die_with_parent(parent)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it
+            try:
+                outcome: tuple[bool, Any] = (True, work())
+            except BaseException as error:  # sent back and raised in the parent
+                outcome = (False, error)
+            try:
+                writing.send(outcome)
+            except Exception:  # an unpicklable result or error: say what it was
+                text = "".join(traceback.format_exception(outcome[1]))
+                writing.send((False, ChildFailed(text)))
+
+        self._process = context.Process(target=child)  # not a daemon: it may fork workers
+        self._process.start()
+        writing.close()
+
+    def result(self) -> T:
+        """Wait for the child's result; raise the error it raised."""
+        try:
+            done, value = self._reading.recv()
+        except EOFError:
+            self._process.join()
+            code = self._process.exitcode
+            raise ChildFailed(f"a child process ended without a result (exit {code})") from None
+        self._process.join()
+        if not done:
+            raise value
+        return cast(T, value)
+
+    def __enter__(self) -> Forked[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        self._reading.close()

@@ -17,6 +17,7 @@ from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.suite import SUITE
 from generator.model.catalog import Catalog
+from generator.processes import Forked
 from generator.sim.sanity import FigureError
 
 STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, EXACT_EFFECTS, CLAIMS)
@@ -26,8 +27,20 @@ STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, EXACT_EFFECTS, CLAIMS)
 def measure(catalog: Catalog, settings: Settings, steps: tuple[Step[Any], ...] = STEPS) -> Results:
     """Run every measurement, then check all their figures: raise
     :class:`~generator.sim.sanity.FigureError` naming each impossible one, so nothing is
-    published from a damaged measurement."""
-    by_step = {step.name: step.run(catalog, settings) for step in steps}
+    published from a damaged measurement.
+
+    The steps are independent. With more than one job, the first (the simulation suite, which
+    spreads its games over ``jobs`` worker processes itself) runs here while the others run
+    one after another in a forked process, using the core the suite's workers leave idle
+    while it compiles and between its batches; each step computes the same result either way.
+    """
+    if settings.jobs > 1 and len(steps) > 1:
+        first, rest = steps[0], steps[1:]
+        with Forked(lambda: {step.name: step.run(catalog, settings) for step in rest}) as later:
+            by_step = {first.name: first.run(catalog, settings)}
+            by_step.update(later.result())
+    else:
+        by_step = {step.name: step.run(catalog, settings) for step in steps}
     problems = [p for step in steps for p in step.problems(by_step[step.name])]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
