@@ -61,7 +61,12 @@ class Forked(Generic[T]):
             theirs = later.result()
     """
 
-    def __init__(self, work: Callable[[], T]) -> None:
+    def __init__(self, work: Callable[[], T], fork: bool = True) -> None:
+        """Start ``work`` in a child, or (``fork`` false: one job) run it here and now."""
+        self._done: tuple[T] | None = None
+        if not fork:
+            self._done = (work(),)
+            return
         context = multiprocessing.get_context("fork")
         self._reading, writing = context.Pipe(duplex=False)
         parent = os.getpid()
@@ -85,6 +90,8 @@ class Forked(Generic[T]):
 
     def result(self) -> T:
         """Wait for the child's result; raise the error it raised."""
+        if self._done is not None:
+            return self._done[0]
         try:
             done, value = self._reading.recv()
         except EOFError:
@@ -100,6 +107,8 @@ class Forked(Generic[T]):
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._done is not None:
+            return
         if self._process.is_alive():
             self._process.kill()
             self._process.join()

@@ -388,3 +388,12 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
     pairs = {n for n in generated if "--" in n}
     linked_once = {"statistics/method.md"}  # for implementers: mkdocs.yml's not_in_nav
     assert generated - pairs - linked_once <= listed, "a generated page is missing from the nav"
+
+
+def test_two_jobs_render_the_same_files_in_the_same_order(
+    catalog: Catalog, files: dict[str, str]
+) -> None:
+    """The comparison pages rendered in a forked process: the same files, in the same order."""
+    ctx = SiteContext(catalog, FIXED_URL, load_editions(DATA / "variants"))
+    forked = all_files(ctx, None, jobs=2)
+    assert list(forked) == list(files) and forked == files

@@ -6,6 +6,7 @@ from collections.abc import Collection
 
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results
+from generator.processes import Forked
 from generator.site.cite import AUTHOR, bibliography_bib, bibliography_json, bibliography_ris
 from generator.site.claims_page import claims_page
 from generator.site.compare_pages import (
@@ -59,25 +60,32 @@ def citation_files(ctx: SiteContext) -> dict[str, str | bytes]:
     }
 
 
-def all_files(ctx: SiteContext, results: Results | None) -> dict[str, str | bytes]:
-    """Every generated file, reading the measurement's ``results`` (None: not measured)."""
+def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[str, str | bytes]:
+    """Every generated file, reading the measurement's ``results`` (None: not measured). With
+    more than one job, the comparison pages (a third of the work: every pair of rulebooks, the
+    engine's verdicts) are rendered in a forked process meanwhile; the files are the same."""
     measured = statistics_files(ctx, results)
-    comparer = Comparer(ctx)
-    files: dict[str, str | bytes] = {}
-    files.update(variant_pages(ctx, measured.per_variant))
-    files.update(variants_index(ctx))
-    files.update(compare_index(ctx, comparer))
-    files.update(pair_pages(ctx, comparer, measured.per_variant, measured.per_question))
-    files.update(question_pages(ctx, measured.per_question))
-    files.update(sources_page(ctx))
-    files.update(glossary_page(ctx))
-    files.update(citation_files(ctx))
-    files.update(measured.files)
-    files["claims/index.md"] = claims_page(ctx, results.get(CLAIMS) if results else None)
-    files.update(short_pages(ctx))
-    files.update(ruling_index(ctx))
-    files.update(changes_page(ctx))
-    files.update(about_edition(ctx))
+
+    def comparison() -> dict[str, str]:
+        comparer = Comparer(ctx)
+        pairs = pair_pages(ctx, comparer, measured.per_variant, measured.per_question)
+        return {**compare_index(ctx, comparer), **pairs}
+
+    with Forked(comparison, fork=jobs > 1) as compared:
+        variants = {**variant_pages(ctx, measured.per_variant), **variants_index(ctx)}
+        rest: dict[str, str | bytes] = {
+            **question_pages(ctx, measured.per_question),
+            **sources_page(ctx),
+            **glossary_page(ctx),
+            **citation_files(ctx),
+            **measured.files,
+            "claims/index.md": claims_page(ctx, results.get(CLAIMS) if results else None),
+            **short_pages(ctx),
+            **ruling_index(ctx),
+            **changes_page(ctx),
+            **about_edition(ctx),
+        }
+        files: dict[str, str | bytes] = {**variants, **compared.result(), **rest}
     files[".generated/mkdocs.yml"] = generated_config(ctx, files)
     files[".includes/abbreviations.md"] = abbreviations(glossary_terms())
     return files

@@ -143,7 +143,7 @@ def _generate(
 
     began = time.perf_counter()
     try:
-        files = all_files(ctx, results)
+        files = all_files(ctx, results, options.jobs)
     except GlossaryError as error:
         raise BuildError(str(error)) from error
     report.seconds["render"] = time.perf_counter() - began
