@@ -1,9 +1,10 @@
 """Time the site build cold (a fresh clone: no .cache, no compiled kernels) and warm (the same
 clone built again with nothing changed), step by step, as `make site` runs it.
 
-    .venv/bin/python scripts/bench_build.py [--runs N] [--jobs N] [--keep]
+    .venv/bin/python scripts/bench_build.py [--rev REV] [--runs N] [--jobs N] [--keep]
 
-The checkout's committed HEAD is cloned into a temporary folder and built there with this
+The checkout's committed HEAD (or REV, to compare with an earlier commit) is cloned into a
+temporary folder and built there with this
 checkout's Python environment (the clone's own sources first on the path), so setting up a
 virtual environment is not timed. Prints one `name: value unit` line per figure: each build's
 wall time, its steps as the build reports them (validate, measure, render, mkdocs), the
@@ -71,14 +72,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1, help="cold and warm builds (default 1)")
     parser.add_argument("--jobs", type=int, default=None, help="the build's --jobs (default: all)")
+    parser.add_argument("--rev", default="HEAD", help="the commit to build (default HEAD)")
     parser.add_argument("--keep", action="store_true", help="keep the clone and say where")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ur-bench-build-"))
-    print(f"cores: {os.cpu_count()}; commit: {head()}")
+    print(f"cores: {os.cpu_count()}; commit: {short(args.rev)}")
     try:
         for run in range(1, args.runs + 1):
             clone = folder / f"clone-{run}"
             subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+            subprocess.run(["git", "checkout", "-q", short(args.rev)], cwd=clone, check=True)
             cold = build(clone, args.jobs)
             show("cold", cold)
             warm = build(clone, args.jobs)
@@ -94,9 +97,10 @@ def main() -> int:
     return 0
 
 
-def head() -> str:
+def short(rev: str) -> str:
+    """The commit ``rev`` names in this checkout, abbreviated."""
     return subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()
 
 
