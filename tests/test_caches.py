@@ -304,7 +304,7 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
     from conftest import copy_project
 
     from generator.cli import main
-    from generator.measure import claims, suite
+    from generator.measure import claims, exact, suite
     from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
     from generator.site.site_folder import STAMP
@@ -321,6 +321,7 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
         return dataclasses.replace(solution, values=np.full_like(solution.values, 1.5))
 
     monkeypatch.setattr(solve_module, "solve", faulty_solve)
+    monkeypatch.setattr(exact, "read_results", lambda: None)  # solved, not read from results/
     monkeypatch.setattr(suite, "default_suite", lambda *a, **k: Suite(seed=1, variants=[]))
     monkeypatch.setattr(
         claims, "check_claim", lambda *a: ClaimResult("c", "v", "k", "supported", "skipped", "")
