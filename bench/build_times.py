@@ -2,11 +2,15 @@
 
 Usage (from the repository root):
 
-    .venv/bin/python bench/build_times.py [--jobs 2] [--warm-only] [--keep DIR]
+    .venv/bin/python bench/build_times.py [--jobs 2] [--warm-only | --clone [REV]] [--keep DIR]
 
 Copies the project's inputs (variants/, overrides/, mkdocs.yml, the hand-written docs/ pages)
 into a temporary folder, so the checkout's own .cache/ and site/ are not touched, and runs
-``ur-variants build`` there twice: cold (nothing cached) and warm (nothing changed). With
+``ur-variants build`` there twice: cold (nothing cached) and warm (nothing changed). The
+generator is the checkout's, so its compiled kernels are already there. With ``--clone`` the
+folder is a fresh clone of the commit REV (default HEAD; an earlier one gives a before and
+after) built with its own sources: nothing cached and no compiled kernels, the cold
+``make site`` of a fresh clone that the issue times (setting up .venv left out). With
 ``--warm-only`` the cold build reads the checkout's .cache/ (a copy of it), so only the warm
 figures and the cached build's times mean anything. Each build's steps (validate, measure,
 render, mkdocs) are read from its last line; the figure that matters is the warm build's own
@@ -51,13 +55,34 @@ def copy_project(target: Path, with_cache: bool) -> Path:
     return target
 
 
-def timed_build(project: Path, jobs: int) -> tuple[dict[str, float], float, float]:
-    """The build's step times, its wall time and its processor time (with its workers)."""
+def clone_project(target: Path, rev: str) -> Path:
+    """A fresh clone of ``rev`` of this checkout (its committed files only)."""
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(target)], check=True)
+    subprocess.run(["git", "checkout", "-q", commit(rev)], cwd=target, check=True)
+    return target
+
+
+def commit(rev: str) -> str:
+    """The commit ``rev`` names in this checkout, abbreviated."""
+    return subprocess.run(
+        ["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def timed_build(
+    project: Path, jobs: int, own_sources: bool = False
+) -> tuple[dict[str, float], float, float]:
+    """The build's step times, its wall time and its processor time (with its workers); with
+    ``own_sources`` the project's generator (a clone's), its compiled kernels in its .cache/."""
     command = [sys.executable, "-m", "generator", "--root", str(project), "build"]
     command += ["--jobs", str(jobs)]
     env = {**os.environ, "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "1764460800")}
+    if own_sources:
+        env["PYTHONPATH"] = str(project)
+        env.pop("NUMBA_CACHE_DIR", None)
     cpu, began = processor_seconds(), time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+    cwd = project if own_sources else None
+    result = subprocess.run(command, capture_output=True, text=True, check=False, env=env, cwd=cwd)
     wall, cpu = time.perf_counter() - began, processor_seconds() - cpu
     if result.returncode != 0:
         raise SystemExit(f"build failed:\n{result.stderr[-3000:]}")
@@ -81,19 +106,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--warm-only", action="store_true")
+    parser.add_argument(
+        "--clone",
+        nargs="?",
+        const="HEAD",
+        default=None,
+        metavar="REV",
+        help="build a fresh clone of REV (default HEAD) with its own sources",
+    )
     parser.add_argument("--keep", type=Path, default=None, help="build here and keep it")
     args = parser.parse_args()
+    if args.clone and args.warm_only:
+        parser.error("--clone builds from nothing; --warm-only reuses the checkout's cache")
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="build-bench-"))
     if args.keep:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
     try:
-        project = copy_project(folder, with_cache=args.warm_only)
+        own = args.clone is not None
+        if own:
+            project = clone_project(folder / "clone", args.clone)
+            print(f"commit: {commit(args.clone)}")
+        else:
+            project = copy_project(folder, with_cache=args.warm_only)
         print(f"machine load average (1 min): {os.getloadavg()[0]:.1f}")
         print(f"cores: {os.cpu_count()}")
-        report("cold" if not args.warm_only else "first", *timed_build(project, args.jobs))
-        report("warm", *timed_build(project, args.jobs))
+        first = "cold" if not args.warm_only else "first"
+        report(first, *timed_build(project, args.jobs, own))
+        report("warm", *timed_build(project, args.jobs, own))
         print(f"machine load average (1 min) after: {os.getloadavg()[0]:.1f}")
     finally:
         if args.keep is None:
