@@ -36,9 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
-    from generator.sim.agent_check import measure_agents, summary, write_results
+    from generator.sim.agent_check import RESULTS_FORMAT, measure_agents, summary
     from generator.sim.records import DEFAULT_SEED
-    from generator.sim.results_files import provenance
+    from generator.sim.results_files import publish
 
     catalog = load_or_report(args.root)
     if catalog is None:
@@ -55,10 +55,5 @@ def run(args: argparse.Namespace) -> int:
     command = "ur-variants agents" + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
     command += f" --seed {seed}" if args.seed is not None else ""
     output = args.output or args.root / "results" / "agents-vs-random.json"
-    write_results(
-        output, {**provenance(args.root, command, time.perf_counter() - began), **results}
-    )
-    for line in summary(results):
-        print(line)
-    print(f"written to {output}")
+    publish(args.root, output, RESULTS_FORMAT, command, began, results, summary)
     return 0

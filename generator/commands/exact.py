@@ -39,8 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
-    from generator.sim.exact_effects import measure, summary, write_results
-    from generator.sim.results_files import provenance
+    from generator.sim.exact_effects import RESULTS_FORMAT, measure, summary
+    from generator.sim.results_files import publish
 
     catalog = load_or_report(args.root)
     if catalog is None:
@@ -54,10 +54,5 @@ def run(args: argparse.Namespace) -> int:
     )
     command = "ur-variants exact" + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
     output = args.output or args.root / "results" / "exact-effects.json"
-    write_results(
-        output, {**provenance(args.root, command, time.perf_counter() - began), **results}
-    )
-    for line in summary(results):
-        print(line)
-    print(f"written to {output}")
+    publish(args.root, output, RESULTS_FORMAT, command, began, results, summary)
     return 0

@@ -128,10 +128,6 @@ def summary(results: dict[str, Any]) -> list[str]:
     return lines
 
 
-def write_results(path: Path, results: dict[str, Any]) -> None:
-    results_files.write_results(path, RESULTS_FORMAT, results)
-
-
 def read_results(path: Path = RESULTS_FILE) -> dict[str, Any] | None:
     """The committed check, or ``None`` when missing, damaged or of another layout."""
     return results_files.read_results(path, RESULTS_FORMAT)
