@@ -15,7 +15,8 @@ from pathlib import Path
 
 
 def commands() -> list[str]:
-    """Subcommand names: every module in :mod:`generator.commands`, in their ``ORDER``."""
+    """Subcommand modules: every module in :mod:`generator.commands`, in their ``ORDER``
+    (a module ``full_games`` is the subcommand ``full-games``)."""
     import generator.commands as package
 
     names = [m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")]
@@ -42,7 +43,7 @@ def make_parser() -> argparse.ArgumentParser:
     for name in commands():
         module = importlib.import_module(f"generator.commands.{name}")
         help_text = (module.__doc__ or name).strip().splitlines()[0]
-        command = sub.add_parser(name, help=help_text, description=module.__doc__)
+        command = sub.add_parser(name.replace("_", "-"), help=help_text, description=module.__doc__)
         module.add_arguments(command)
     return parser
 
@@ -51,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     if args.root is None:
         args.root = default_root()
-    module = importlib.import_module(f"generator.commands.{args.command}")
+    module = importlib.import_module(f"generator.commands.{args.command.replace('-', '_')}")
     try:
         code: int = module.run(args)
     except KeyboardInterrupt:

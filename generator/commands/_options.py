@@ -51,3 +51,20 @@ def positive_number(high: float) -> Callable[[str], float]:
         return value
 
     return parse
+
+
+MAX_MEMORY_GB = 4096.0
+"""A limit above any machine this runs on; beyond it the limit means nothing."""
+
+
+def add_solve_arguments(parser: argparse.ArgumentParser, default_gb: float) -> None:
+    """``--max-memory-gb`` (refuse solves estimated over it) and ``--progress``."""
+    parser.add_argument(
+        "--max-memory-gb",
+        type=positive_number(MAX_MEMORY_GB),
+        default=default_gb,
+        help=f"refuse solves estimated to need more memory than this (default {default_gb:g})",
+    )
+    parser.add_argument(
+        "--progress", action="store_true", help="print each layer's figures to stderr"
+    )

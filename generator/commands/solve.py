@@ -18,13 +18,10 @@ import resource
 import sys
 from pathlib import Path
 
-from generator.commands._options import add_set_argument, positive_number, whole_number
+from generator.commands._options import add_set_argument, add_solve_arguments, whole_number
 from generator.model.values import MAX_PIECES
 
 ORDER = 40
-
-MAX_MEMORY_GB = 4096.0
-"""A limit above any machine this runs on; beyond it the limit means nothing."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,15 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="where solutions and checkpoints live (default: .cache/solve under --root)",
     )
-    parser.add_argument(
-        "--max-memory-gb",
-        type=positive_number(MAX_MEMORY_GB),
-        default=4.0,
-        help="refuse solves estimated to need more memory than this (default 4)",
-    )
-    parser.add_argument(
-        "--progress", action="store_true", help="print each layer's figures to stderr"
-    )
+    add_solve_arguments(parser, 4.0)
     add_set_argument(parser, "solve")
 
 

@@ -15,12 +15,13 @@ from generator.measure.claims import CLAIMS
 from generator.measure.core import Results, Settings, Step
 from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
+from generator.measure.full_games import FULL_GAMES
 from generator.measure.suite import SUITE
 from generator.model.catalog import Catalog
 from generator.processes import Forked
 from generator.sim.sanity import FigureError
 
-STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, EXACT_EFFECTS, CLAIMS)
+STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, EXACT_EFFECTS, FULL_GAMES, CLAIMS)
 """Every measurement the build runs, in this order."""
 
 

@@ -60,3 +60,17 @@ def finkel_variant(catalog: Catalog) -> str | None:
         if same and values.get("safe-squares") in FINKEL_SAFE_SQUARES:
             return variant_id
     return None
+
+
+PERFECT_FIRST_PLAYER: dict[str, dict[str, Any]] = {
+    vid: {"value": value, "decimals": 10, "source": "RoyalUr.net and JeroenOlieslagers/game_of_ur"}
+    for vid, value in (
+        ("royalur-finkel", 0.515404732509),
+        ("royalur-blitz", 0.504052555093),
+        ("royalur-masters", 0.504809002027),
+    )
+}
+"""The first player's chance under perfect play in the full games RoyalUr.net has solved
+(Finkel, Blitz, Masters with three dice), as JeroenOlieslagers/game_of_ur's ``README.md``
+publishes them, in percent to ``decimals`` places (``/work/shared/research/peers.md``, "The
+solved game"), by the rulebook that plays RoyalUr.net's rules."""

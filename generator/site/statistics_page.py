@@ -14,11 +14,13 @@ from typing import Any, cast
 from generator.measure.core import Results
 from generator.measure.exact import EXACT, ExactValues
 from generator.measure.exact_effects import EXACT_EFFECTS, with_exact
+from generator.measure.full_games import FULL_GAMES
 from generator.measure.suite import SUITE, agent_table, chance_check, skill_summary
 from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, SKILL_GAMES, TABLE_GAMES
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
 from generator.site.context import SiteContext, variant_page
 from generator.site.equivalence import same_game_groups
+from generator.site.full_games_view import full_games_view
 from generator.site.render import environment, render
 
 
@@ -41,6 +43,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
     exact_effects = results.get(EXACT_EFFECTS) if results else None
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
     same_game = same_game_groups(simulated)
+    full = full_games_view(results.get(FULL_GAMES) if results else None, list(ctx.variant_ids))
     for vid in ctx.variant_ids:
         baseline = suite.baseline.get(vid) if suite else None
         figures.per_variant[vid] = {
@@ -56,6 +59,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
             "seed": results.seed if results else None,
             "same_game": [ctx.catalog.variants[other] for other in same_game.get(vid, ())],
             "agent_words": ctx.words.agent,
+            "full_game": full.by_variant.get(vid),
         }
     by_question = suite.by_question() if suite else {}
     figures.per_question = {q: with_exact(e, exact_effects) for q, e in by_question.items()}
@@ -73,6 +77,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "pct": percent,
         "size": binary_size,
         "skipped": suite.skipped if suite else [],
+        "full": full,
     }
     page = "statistics/index.md"
     figures.files[page] = render(

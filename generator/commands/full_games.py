@@ -1,0 +1,119 @@
+"""Solve the full games (each rulebook with its own pieces) and write results/full-games.json.
+
+Each rulebook named is solved exactly with its own number of pieces a side
+(generator/sim/full_games.py) and its record saved at once, with the command, commit, date
+and machine that computed it; a later run adds rulebooks without redoing the others. Solves
+are checkpointed under .cache/solve, so a killed run resumes from its last finished layer.
+Rulebooks playing the same game are solved once. Every simulated rulebook without a current
+record is listed as pending with its size, counted beforehand (a few minutes the first time:
+the largest games are counted, not guessed). With no rulebook named, only the pending list is
+brought up to date. Seven pieces on Bell's route: 137,870,097 positions, under 2 GiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import shlex
+import sys
+import time
+from pathlib import Path
+
+ORDER = 46
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from generator.commands._options import add_solve_arguments
+
+    parser.add_argument(
+        "variant", nargs="*", help="rulebook id(s) to solve, e.g. finkel-three-piece royalur-blitz"
+    )
+    parser.add_argument(
+        "--pending",
+        action="store_true",
+        help="solve every pending rulebook that fits the memory limit, smallest first",
+    )
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="solve a named rulebook again even if it has a current record",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="the results file (default results/full-games.json)",
+    )
+    add_solve_arguments(parser, 20.0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.commands._catalog import load_or_report, unknown_variants
+    from generator.sim import full_games as fg
+    from generator.sim.results_files import provenance, publish
+    from generator.sim.solve import SolveRefused
+
+    catalog = load_or_report(args.root)
+    if catalog is None:
+        return 1
+    if problem := unknown_variants(catalog, args.variant):
+        print(problem, file=sys.stderr)
+        return 2
+    games = fg.full_games(catalog)
+    if not_simulated := [vid for vid in args.variant if vid not in games]:
+        print(
+            f"{', '.join(not_simulated)}: not simulated (the engine cannot be sure a game"
+            " ends), so not solved either",
+            file=sys.stderr,
+        )
+        return 2
+    began = time.perf_counter()
+    output = args.output or args.root / "results" / "full-games.json"
+    results = fg.read_results(output) or fg.empty_results()
+    limit = int(args.max_memory_gb * 2**30)
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    fg.refresh_pending(results, games, limit, log)
+    queued = fg.pending_order(results) if args.pending else []
+    targets = list(dict.fromkeys([*args.variant, *queued]))
+    status = 0
+    for vid in targets:
+        key = fg.fingerprint(games[vid])
+        current = results["solved"].get(vid)
+        if current is not None and current["key"] == key and not args.again:
+            log(f"{vid}: already solved for these rules (--again solves it again)")
+            continue
+        same = fg.solved_key(results, key)
+        if same is not None and same.variant != vid and not args.again:
+            record = fg.copied(same, vid)
+            log(f"{vid}: the same game as {same.variant}, whose record it copies")
+        else:
+            command = f"ur-variants full-games {shlex.quote(vid)}"
+            log(f"{vid}: solving with {games[vid].pieces} pieces a side")
+            try:
+                record = fg.solve_full_game(
+                    vid,
+                    games[vid],
+                    provenance=functools.partial(provenance, args.root, command),
+                    cache_dir=args.root / ".cache" / "solve",
+                    max_memory_bytes=limit,
+                    progress=(lambda line: log(f"  {line}")) if args.progress else None,
+                )
+            except (SolveRefused, ValueError) as error:
+                log(f"{vid}: {error}")
+                status = 2
+                continue
+        results["solved"][vid] = record.as_dict()
+        fg.refresh_pending(results, games, limit, log)
+        fg.write_results(output, results)
+        log(f"{vid}: {100 * record.first_player:.10f} %, saved in {output}")
+    command = shlex.join(
+        ["ur-variants", "full-games", *args.variant]
+        + ["--pending"] * args.pending
+        + ["--again"] * args.again
+        + (["--max-memory-gb", f"{args.max_memory_gb:g}"] if args.max_memory_gb != 20 else [])
+    )
+    publish(args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary)
+    return status

@@ -1,0 +1,144 @@
+"""The full games on the pages: each rulebook's perfect-play value with its own pieces, read
+from the measurement (:mod:`generator.measure.full_games`), with who computed it in words.
+
+The statistics page opens the section with what the values say, one line per game (rulebooks
+playing the same game share it), then says which rulebooks are not yet solved and why; each
+rulebook page carries one line. The commands and figures for implementers go on the method
+page.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.sim.full_games import FullGame, Pending, Status, groups
+
+
+@dataclass(frozen=True)
+class Game:
+    """One solved game and the rulebooks that play it (the first is the one solved)."""
+
+    records: list[FullGame]
+
+    @property
+    def record(self) -> FullGame:
+        solved = [r for r in self.records if r.same_game_as is None]
+        return solved[0] if solved else self.records[0]
+
+    @property
+    def variants(self) -> list[str]:
+        return [r.variant for r in self.records]
+
+    @property
+    def published(self) -> dict[str, Any] | None:
+        for record in self.records:
+            if record.published:
+                return record.published
+        return None
+
+    @property
+    def agrees(self) -> bool | None:
+        """The solve matches the published value to its last printed decimal (None: no
+        published value)."""
+        published = self.published
+        if published is None:
+            return None
+        half_digit = 0.5 * 10 ** -int(published["decimals"])
+        gap = abs(100 * (self.record.first_player - float(published["value"])))
+        return bool(gap <= half_digit)
+
+    @property
+    def when(self) -> str:
+        return date_words(self.record.provenance)
+
+    @property
+    def machine(self) -> str:
+        return machine_words(self.record.provenance)
+
+    @property
+    def processor_time(self) -> str:
+        return duration_words(self.record.cpu_seconds)
+
+    @property
+    def pieces(self) -> str:
+        return pieces_words(self.record.pieces)
+
+
+@dataclass(frozen=True)
+class FullGamesView:
+    """What the statistics page and the rulebook pages say about the full games."""
+
+    games: list[Game] = field(default_factory=list)
+    stale: dict[str, FullGame] = field(default_factory=dict)
+    waiting: list[str] = field(default_factory=list)
+    """Not yet solved, small enough for a machine like the one that solved the others."""
+    too_large: dict[str, Pending] = field(default_factory=dict)
+    """Not yet solved: the solver's memory estimate is over the limit."""
+    memory_limit: int = 0
+    by_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each simulated rulebook's line: ``solved`` (a record), ``stale`` (a record) or
+    ``pending`` (its size, when counted)."""
+
+    @property
+    def any(self) -> bool:
+        return bool(self.games or self.stale or self.waiting or self.too_large)
+
+
+def full_games_view(found: Status | None, order: list[str]) -> FullGamesView:
+    """The view of ``found``, rulebooks in ``order`` (the site's order of rulebooks)."""
+    if found is None:
+        return FullGamesView()
+    solved = [found.solved[vid] for vid in order if vid in found.solved]
+    games = [Game(records) for records in groups(solved)]
+    by_variant: dict[str, dict[str, Any]] = {}
+    for game in games:
+        for vid in game.variants:
+            by_variant[vid] = {"game": game}
+    for vid in order:
+        if vid in found.pending:
+            stale = found.stale.get(vid)
+            by_variant[vid] = {
+                "pending": found.pending[vid],
+                "stale_since": date_words(stale.provenance) if stale else None,
+            }
+    pending = [vid for vid in order if vid in found.pending]
+    too_large = {
+        vid: size for vid in pending if (size := found.pending[vid]) is not None and not size.fits
+    }
+    return FullGamesView(
+        games=games,
+        stale={vid: found.stale[vid] for vid in order if vid in found.stale},
+        waiting=[vid for vid in pending if vid not in too_large and vid not in found.stale],
+        too_large=too_large,
+        memory_limit=found.memory_limit,
+        by_variant=by_variant,
+    )
+
+
+def date_words(provenance: dict[str, Any]) -> str:
+    """``2026-12-01 05:50 UTC`` as ``1 December 2026``."""
+    day = datetime.datetime.strptime(provenance["date"][:10], "%Y-%m-%d")
+    return f"{day.day} {day:%B %Y}"
+
+
+def machine_words(provenance: dict[str, Any]) -> str:
+    """The machine in words: ``a 2-core AMD EPYC machine with 24 GiB of memory``."""
+    memory = provenance.get("memory_bytes") or 0
+    with_memory = f" with {memory / 2**30:.0f} GiB of memory" if memory else ""
+    return f"a {provenance['cores']}-core {provenance['processor']} machine{with_memory}"
+
+
+def duration_words(seconds: float) -> str:
+    """``seconds`` in the unit a reader would use: ``6 seconds``, ``14 minutes``, ``2.5 hours``."""
+    if seconds < 90:
+        return f"{seconds:.0f} second{'s' if round(seconds) != 1 else ''}"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.1f} hours"
+
+
+def pieces_words(count: int) -> str:
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+    return f"{words.get(count, str(count))}-piece"

@@ -1,0 +1,179 @@
+"""The full games (results/full-games.json): the committed records' layout and fingerprints,
+every rulebook on the 14-square route (and Masters) solved or listed as pending, the command
+adding one rulebook without redoing the others, a stale record shown as not yet solved, and
+(opt-in, ``UR_SOLVE_FULL=1``) the cheapest recorded game solved again and compared."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+
+from generator.cli import main
+from generator.engine import ENGINE_VERSION
+from generator.measure.core import Settings
+from generator.measure.full_games import full_game_problems, read_full_games
+from generator.model.catalog import Catalog, load_valid_catalog
+from generator.sim import full_games
+from generator.sim.full_games import FullGame, fingerprint, status
+from generator.sim.results_files import read_results
+from generator.sim.solve import SOLVER_VERSION, solve
+from generator.site.full_games_view import full_games_view
+from generator.site.render import environment
+
+FIXTURE = ROOT / "tests" / "data" / "site" / "variants"
+MASTERS = "royalur-masters"
+PROVENANCE = ("command", "commit", "date", "machine", "processor", "cores", "memory_bytes")
+
+
+@pytest.fixture(scope="module")
+def committed() -> dict[str, Any]:
+    results = full_games.read_results()
+    assert results is not None, "results/full-games.json is missing: run ur-variants full-games"
+    return results
+
+
+def test_committed_records_are_current_and_complete(
+    catalog: Catalog, committed: dict[str, Any]
+) -> None:
+    """Each record's fingerprint is its rulebook's rules now, its figures are possible, and it
+    says who computed it, when and on what machine."""
+    games = full_games.full_games(catalog)
+    assert committed["solved"], "no full game recorded"
+    for vid, data in committed["solved"].items():
+        record = FullGame.from_dict(data)
+        assert record.variant == vid and record.key == fingerprint(games[vid])
+        assert record.pieces == games[vid].pieces
+        assert 0 < record.first_player < 1 and record.states > 0 and record.memory_bytes > 0
+        assert record.expected_throws is None or record.expected_throws >= 1
+        assert record.solver_version == SOLVER_VERSION and record.engine_version == ENGINE_VERSION
+        assert all(record.provenance[key] for key in PROVENANCE), record.provenance
+        assert record.provenance["command"].startswith("ur-variants full-games ")
+        if record.same_game_as is not None:
+            assert committed["solved"][record.same_game_as]["key"] == record.key
+    assert not full_game_problems(status(games, committed))
+
+
+def test_every_rulebook_on_the_14_square_route_and_masters_is_solved_or_pending(
+    catalog: Catalog, committed: dict[str, Any]
+) -> None:
+    """Present with a current record, or listed as pending with its size counted for the
+    current rules: none is silently missing."""
+    games = full_games.full_games(catalog)
+    wanted = {vid for vid, rules in games.items() if rules.route_length == 14} | {MASTERS}
+    found = status(games, committed)
+    for vid in sorted(wanted):
+        assert vid in found.solved or found.pending.get(vid) is not None, (
+            f"{vid}: neither solved nor pending in results/full-games.json;"
+            f" ur-variants full-games brings the list up to date"
+        )
+    assert set(committed["solved"]) | set(committed["pending"]) == set(games)
+
+
+def test_published_full_games_agree(committed: dict[str, Any]) -> None:
+    """Where a published value exists for a recorded game, the solve gives it to every
+    published decimal."""
+    for data in committed["solved"].values():
+        record = FullGame.from_dict(data)
+        if record.published:
+            digits = record.published["decimals"]
+            assert 100 * record.first_player == pytest.approx(
+                100 * record.published["value"], abs=0.5 * 10**-digits
+            )
+
+
+def _project(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURE, tmp_path / "variants")
+    return tmp_path
+
+
+def test_the_command_adds_a_rulebook_and_keeps_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path)
+    output = root / "results" / "full-games.json"
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    assert f"written to {output}" in capsys.readouterr().out
+    first = full_games.read_results(output)
+    assert first is not None
+    assert set(first["solved"]) == {"fixture-game"} and set(first["pending"]) == {"fixture-child"}
+    solved = first["solved"]["fixture-game"]
+    assert solved["provenance"]["command"] == "ur-variants full-games fixture-game"
+    assert main(["--root", str(root), "full-games", "fixture-child"]) == 0
+    second = full_games.read_results(output)
+    assert second is not None and second["pending"] == {}
+    assert second["solved"]["fixture-game"] == solved  # not redone
+    child = second["solved"]["fixture-child"]
+    if child["key"] == solved["key"]:
+        assert child["same_game_as"] == "fixture-game"
+    assert second["command"] == "ur-variants full-games fixture-child"
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    assert "already solved" in capsys.readouterr().err
+
+
+def test_a_stale_record_is_shown_as_not_yet_solved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record whose rules changed since it was computed is not published as the rulebook's
+    value: the page says when it was solved and that the rules changed; the build logs it."""
+    root = _project(tmp_path)
+    output = root / "results" / "full-games.json"
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    results = read_results(output, full_games.RESULTS_FORMAT)
+    assert results is not None
+    results["solved"]["fixture-game"]["key"] = "0" * 64
+    catalog = load_valid_catalog(root / "variants")
+    monkeypatch.setattr(full_games, "read_results", lambda: results)
+    logged: list[str] = []
+    found = read_full_games(catalog, Settings(cache_root=tmp_path, log=logged.append))
+    assert any("fixture-game" in line and "rules changed" in line for line in logged)
+    assert "fixture-game" in found.stale and "fixture-game" in found.pending
+    assert "fixture-game" not in found.solved and not full_game_problems(found)
+    line = full_games_view(found, sorted(catalog.variants)).by_variant["fixture-game"]
+    text = (
+        environment()
+        .from_string('{% import "_full_games.md.j2" as fg %}{{ fg.rulebook_line(line, link) }}')
+        .render(line=line, link=lambda target: target)
+    )
+    value = f"{100 * results['solved']['fixture-game']['first_player']:.4f}"
+    assert "not yet solved" in text and "rules have changed since" in text
+    assert value not in text
+
+
+def test_an_impossible_full_game_figure_stops_the_build(committed: dict[str, Any]) -> None:
+    data = next(iter(committed["solved"].values()))
+    bad = FullGame.from_dict({**data, "first_player": 1.5})
+    found = full_games.Status({bad.variant: bad}, {}, {})
+    assert any("is not a chance" in p for p in full_game_problems(found))
+
+
+def test_the_results_file_is_a_checksummed_envelope(committed: dict[str, Any]) -> None:
+    envelope = json.loads(full_games.RESULTS_FILE.read_text())
+    assert envelope["payload"]["results_format"] == full_games.RESULTS_FORMAT
+    assert set(envelope) == {"format", "sha256", "payload"}
+
+
+SOLVE_FULL = os.environ.get("UR_SOLVE_FULL") == "1"
+
+
+@pytest.mark.skipif(
+    not SOLVE_FULL,
+    reason="solving a full game takes seconds to hours; UR_SOLVE_FULL=1 solves the smallest"
+    " recorded one again (without the solve cache) and compares",
+)
+def test_the_cheapest_full_game_solves_again_to_its_record(
+    catalog: Catalog, committed: dict[str, Any]
+) -> None:
+    games = full_games.full_games(catalog)
+    records = [FullGame.from_dict(d) for d in committed["solved"].values()]
+    cheapest = min((r for r in records if r.same_game_as is None), key=lambda r: r.states)
+    again = solve(games[cheapest.variant], tolerance=full_games.TOLERANCE, cache_dir=None)
+    assert again.states == cheapest.states
+    assert again.start_value == pytest.approx(cheapest.first_player, abs=1e-12)
+    assert cheapest.expected_throws is not None
+    assert again.expected_throws == pytest.approx(cheapest.expected_throws, abs=1e-9)
