@@ -5,6 +5,7 @@ adding one rulebook without redoing the others, a stale record shown as not yet 
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import shutil
@@ -12,19 +13,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, VARIANTS
 
 from generator.cli import main
 from generator.engine import ENGINE_VERSION
-from generator.measure.core import Settings
-from generator.measure.full_games import full_game_problems, read_full_games
+from generator.measure.core import Results, Settings
+from generator.measure.full_games import FULL_GAMES, full_game_problems, read_full_games
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.sim import full_games
 from generator.sim.full_games import FullGame, fingerprint, status
 from generator.sim.results_files import read_results
 from generator.sim.solve import SOLVER_VERSION, solve
+from generator.site.context import SiteContext
+from generator.site.edition import load_editions
 from generator.site.full_games_view import full_games_view
 from generator.site.render import environment
+from generator.site.statistics_page import statistics_files
 
 FIXTURE = ROOT / "tests" / "data" / "site" / "variants"
 MASTERS = "royalur-masters"
@@ -156,6 +160,31 @@ def test_the_results_file_is_a_checksummed_envelope(committed: dict[str, Any]) -
     envelope = json.loads(full_games.RESULTS_FILE.read_text())
     assert envelope["payload"]["results_format"] == full_games.RESULTS_FORMAT
     assert set(envelope) == {"format", "sha256", "payload"}
+
+
+def test_the_statistics_pages_say_what_the_full_games_show(
+    catalog: Catalog, committed: dict[str, Any]
+) -> None:
+    """Conclusions in words on the statistics page (every solved game's value, every rulebook
+    not yet solved named), the commands on the method page, a line on each rulebook page."""
+    found = status(full_games.full_games(catalog), committed)
+    results = Results(0, {FULL_GAMES.name: found})
+    figures = statistics_files(SiteContext(catalog, None, load_editions(VARIANTS)), results)
+    page = html.unescape(str(figures.files["statistics/index.md"]))
+    section = page[page.index("## The full games") :]
+    for record in found.solved.values():
+        if record.same_game_as is None:
+            assert f"first player wins {100 * record.first_player:.2f} % of" in section
+    for vid in found.pending:
+        assert f"[{catalog.variants[vid].short}]" in section, vid
+    method = html.unescape(str(figures.files["statistics/method.md"]))
+    for record in found.solved.values():
+        if record.same_game_as is None:
+            assert f"`{record.provenance['command']}`" in method
+    for vid, record in found.solved.items():
+        assert figures.per_variant[vid]["full_game"]["game"].record.first_player == (
+            record.first_player
+        )
 
 
 SOLVE_FULL = os.environ.get("UR_SOLVE_FULL") == "1"

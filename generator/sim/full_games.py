@@ -120,7 +120,7 @@ class Pending:
     pieces: int
     states: int
     counted: bool
-    """``states`` was counted exactly; otherwise it is a rough upper guess."""
+    """``states`` was counted exactly; otherwise it is a rough guess."""
     memory_bytes: int
     fits: bool
     """The memory estimate is within the limit: it can be solved here."""
@@ -286,7 +286,7 @@ def summary(results: dict[str, Any]) -> list[str]:
             f" {record.cpu_seconds:,.0f} s processor{source}"
         )
     for vid, data in sorted(results["pending"].items()):
-        states = f"{data['states']:,}" if data["counted"] else f"up to about {data['states']:,}"
+        states = f"{data['states']:,}" if data["counted"] else f"about {data['states']:,} (guessed)"
         fits = "fits" if data["fits"] else "over the limit"
         lines.append(
             f"{vid}, {data['pieces']} pieces: pending ({states} states,"

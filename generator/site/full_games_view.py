@@ -65,6 +65,11 @@ class Game:
     def pieces(self) -> str:
         return pieces_words(self.record.pieces)
 
+    @property
+    def count(self) -> str:
+        """The pieces a side in words: ``seven``."""
+        return NUMBER_WORDS.get(self.record.pieces, str(self.record.pieces))
+
 
 @dataclass(frozen=True)
 class FullGamesView:
@@ -139,6 +144,9 @@ def duration_words(seconds: float) -> str:
     return f"{seconds / 3600:.1f} hours"
 
 
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
 def pieces_words(count: int) -> str:
-    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
-    return f"{words.get(count, str(count))}-piece"
+    """``7`` as ``seven-piece``."""
+    return f"{NUMBER_WORDS.get(count, str(count))}-piece"
