@@ -177,6 +177,8 @@ def test_the_statistics_pages_say_what_the_full_games_show(
             assert f"first player wins {100 * record.first_player:.2f} % of" in section
     for vid in found.pending:
         assert f"[{catalog.variants[vid].short}]" in section, vid
+    for workshop in ("ur-variants", "results/", "Positions", "Memory", "statistics/method"):
+        assert workshop not in section, f"{workshop!r} belongs on the page for implementers"
     method = html.unescape(str(figures.files["statistics/method.md"]))
     for record in found.solved.values():
         if record.same_game_as is None:

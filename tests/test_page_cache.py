@@ -22,6 +22,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     package = tmp_path / "generator"
     shutil.copytree(PROJECT / "generator" / "site" / "templates", package / "site" / "templates")
     monkeypatch.setattr(page_cache, "PACKAGE", package)
+    shutil.copytree(PROJECT / "results", tmp_path / "results")
+    monkeypatch.setattr(page_cache, "RESULTS", tmp_path / "results")
     for name in page_cache.ENVIRONMENT:
         monkeypatch.delenv(name, raising=False)
     return tmp_path
@@ -41,6 +43,7 @@ def test_the_key_is_stable(project: Path) -> None:
         "setting",
         "site address",
         "source date",
+        "committed results",
     ],
 )
 def test_every_input_changes_the_key(
@@ -63,6 +66,9 @@ def test_every_input_changes_the_key(
         settings["seed"] = 2
     elif change == "site address":
         monkeypatch.setenv("SITE_URL", "https://example.org/")
+    elif change == "committed results":
+        path = project / "results" / "full-games.json"
+        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     else:
         monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
     assert inputs_key(project, settings) != before

@@ -3,9 +3,10 @@ them instead of validating, measuring and rendering again.
 
 The key (:func:`inputs_key`) is the SHA-256 of everything the generated files depend on:
 every source file of the generator (code, templates, data, assets), every file under
-``variants/`` (seed pages included), the build settings that change figures (simulation on or
-off, seed, claim games), the environment the pages read (``SITE_URL``, ``REPOSITORY_URL``,
-``SOURCE_DATE_EPOCH``), Python's version and the version of every installed distribution.
+``variants/`` (seed pages included) and ``results/`` (the committed measurements), the build
+settings that change figures (simulation on or off, seed, claim games), the environment the
+pages read (``SITE_URL``, ``REPOSITORY_URL``, ``SOURCE_DATE_EPOCH``), Python's version and the
+version of every installed distribution.
 Change any of them and the build does all its steps; ``--refresh`` does them regardless.
 
 An entry is saved only after ``mkdocs build --strict`` and the post-build checks passed, so
@@ -25,9 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.sim.cache_files import read_json, write_json
+from generator.sim.results_files import RESULTS_DIR
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """The generator package: its every source file is an input of the pages."""
+RESULTS = RESULTS_DIR
+"""The committed results the measurement reads (a new record changes the pages)."""
 ENVIRONMENT = ("SITE_URL", "REPOSITORY_URL", "SOURCE_DATE_EPOCH")
 """The environment variables the generated pages read (:mod:`generator.site.cite`)."""
 SKIPPED_PARTS = {"__pycache__"}
@@ -70,7 +74,7 @@ def inputs_key(root: Path, settings: Mapping[str, object]) -> str:
         digest.update(f"{label}\0{len(data)}\0".encode())
         digest.update(data)
 
-    for folder in (PACKAGE, root / "variants"):
+    for folder in (PACKAGE, root / "variants", RESULTS):
         for path in _files_under(folder):
             add(path.relative_to(folder.parent).as_posix(), path.read_bytes())
     for name in ENVIRONMENT:
