@@ -422,7 +422,7 @@ def test_the_result_does_not_depend_on_the_threads(monkeypatch: pytest.MonkeyPat
 def test_choices_kept_without_generating_moves_give_the_same_bits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A Bellman sweep skips generating the moves of a state whose choices cannot have changed;
+    """A Bellman sweep skips generating a throw's moves where its choice cannot have changed;
     generating every move in every Bellman sweep gives the same values and lengths, bit for
     bit (the shortcut is exact, not an approximation)."""
     rules = finkel(3)

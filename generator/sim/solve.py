@@ -35,7 +35,7 @@ piece each on its last square, the side to move wins 4/7, and one step further b
 (jheled, ``doc/solve.rst``). The full seven-piece game (137,870,097 states), solved by hand
 with the previous version of this solver (stored moves: 10.2 GiB of arrays, 48 minutes of one
 core), gave the first player 51.5404732509 %, the published value
-(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.86 GiB
+(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.88 GiB
 for it, and ``UR_SOLVE_SEVEN=1`` runs the test that checks it. RoyalUr.net's five-piece Blitz
 gave 50.4052555093 %, also the published value (41,243,781 states).
 
@@ -146,7 +146,7 @@ class SolveEstimate:
 
 MAX_COUNTED_CONFIGURATIONS = 400_000
 """Count states exactly when a side has at most this many configuration codes (seven-piece
-Masters has 346,104 and is counted in about 25 s: 500,929,993 states, 6.7 GiB)."""
+Masters has 346,104 and is counted in about 25 s: 500,929,993 states, 7.1 GiB checkpointed)."""
 
 FLOAT_BYTES = 8
 """Values and lengths are float64: the tolerance (1e-13) and the ten published decimals of a
@@ -162,9 +162,9 @@ def order_dtype(perspectives: int, configurations: int) -> type[np.unsignedinteg
 
 def layer_working_bytes(size: int, waves: int, largest_wave: int, throws: int, key: int) -> int:
     """Bytes :func:`_solve_layer` allocates for a layer: per state a choice per throw
-    (4 bytes each), a sweep-order key, an id (4) and two flags; the largest wave's new values;
-    each wave's start."""
-    return size * (4 * throws + key + 4 + 4 + 2) + 8 * largest_wave + 8 * (waves + 1)
+    (4 bytes each) and its record (a byte each, :func:`solve_sweeps._record`), a sweep-order
+    key, an id (4) and two flags; the largest wave's new values; each wave's start."""
+    return size * (5 * throws + key + 4 + 2) + 8 * largest_wave + 8 * (waves + 1)
 
 
 def estimate(rules: Rules) -> SolveEstimate:
@@ -601,9 +601,9 @@ def _solve_layer(
     new_values = np.empty(largest)
     values[base : base + size] = 0.5
     lengths[base : base + size] = 0.0
-
-    settled = np.full(size, -1.0, dtype=np.float32)
+    settled = np.zeros(size * throws, dtype=np.uint8)
     drift = 0.0
+    drift_at = np.zeros(16)
 
     def bellman() -> float:
         worst = 0.0
@@ -613,8 +613,8 @@ def _solve_layer(
             backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
             commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
             change = backup(
-                first, last, order, places, base, values, policy, settled,
-                np.inf if GENERATE_EVERY_MOVE else drift + worst, drift,
+                first, last, order, places, base, values, policy, settled, bellman_sweeps + 1,
+                np.inf if GENERATE_EVERY_MOVE else drift + worst, drift_at,
                 new_values, geo.packed, configs.table, geo.piece_of_slot, geo.group_start,
                 geo.group_size, geo.group_stride, geo.binom, configs.code_to_config,
                 geo.throw_values, geo.throw_probs, geo.perspectives, *table_args,
@@ -639,6 +639,7 @@ def _solve_layer(
 
     bellman_sweeps = evaluation_sweeps = 0
     while True:
+        drift_at[min(bellman_sweeps + 1, 15)] = drift
         change = bellman()
         drift += change
         bellman_sweeps += 1

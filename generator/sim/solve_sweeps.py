@@ -7,17 +7,17 @@ each throw (the first of equal value, in the engine's order), stores that choice
 position and throw) and updates the values; then cheap sweeps evaluate the stored choices until
 the values move much less than in the Bellman sweep; repeat until a Bellman sweep changes no
 value by more than the tolerance (the stopping rule of plain value iteration). A Bellman sweep
-generates a state's moves only where a choice could have changed: each state records by how
-much its best options led the others, and while the values have moved by less than half of
-that since, its stored choices stand (:func:`_bellman_wave`). The expected length and the
-states where play can go on for ever are found from the final choices.
+generates a throw's moves only where its choice could have changed: each state and throw
+records by how much its best option led the others, and while the values have moved by less
+than half of that since, the stored choice stands (:func:`_bellman_wave`). The expected
+length and the states where play can go on for ever are found from the final choices.
 
 Sweeps run wave by wave (equal total progress, highest first, a state's swap in the next wave;
 :func:`layer_order`). Within a wave the positions are split among the threads, each reads the
 values the wave started with and the new values are written back after the wave (Jacobi within
 a wave, Gauss-Seidel between waves), so the result does not depend on the number of threads or
-their timing. No state of a wave is a successor of another of the same wave: a move either
-raises the total progress, lowers it (a capture) or passes to the swap.
+their timing. Few successors lie in their own wave: a move that captures nothing raises the
+total progress, a capture mostly lowers it, and a pass leads to the swap, in the next wave.
 
 A stored choice is ``WIN_CODE`` (the move bears off the last piece) or
 ``2 * (successor id - layer base) + keeps turn``: below the layer's size it is in this layer,
@@ -207,6 +207,16 @@ def _chunk(first: int, last: int, c: int, chunks: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def _worth(code: int, values: np.ndarray, base: int) -> float:
+    """What a stored choice is worth to the mover: ``1`` for a win, the successor's value
+    when the mover throws again, else one minus it."""
+    if code == WIN_CODE:
+        return 1.0
+    value = float(values[base + (code >> 1)])
+    return value if code & 1 else 1.0 - value
+
+
+@njit(cache=True)
 def _backup(
     k: int, policy: np.ndarray, probs: np.ndarray, values: np.ndarray, base: int, lengths: bool
 ) -> float:
@@ -217,21 +227,47 @@ def _backup(
     total = 1.0 if lengths else 0.0
     for t in range(throws):
         code = policy[k * throws + t]
-        if code == WIN_CODE:
-            if not lengths:
-                total += probs[t]
-            continue
-        value = values[base + (code >> 1)]
-        if lengths or code & 1:
-            total += probs[t] * value
-        else:
-            total += probs[t] * (1.0 - value)
+        if not lengths:
+            total += probs[t] * _worth(code, values, base)
+        elif code != WIN_CODE:
+            total += probs[t] * values[base + (code >> 1)]
     return total
 
 
-MARGIN = 1e-6
-"""Kept below a recorded margin (:func:`bellman_wave`): far more than the rounding of the
-float32 it is stored in (6e-8 near 1) and of the values' sums (1e-15)."""
+MARGIN = 1e-9
+"""Kept below a recorded lead (:func:`_bellman_wave`): far more than the rounding of the
+values' sums (1e-15)."""
+
+ALWAYS = 255
+"""A throw's record when it has one option: its choice always stands."""
+SHIFT = 4
+"""A throw's record is ``sweep << SHIFT | e``: in Bellman sweep ``sweep`` (1 to 15), its best
+option led the next by at least ``2 * 2**-(e + 1)``; ``0``: no lead recorded."""
+
+
+@njit(cache=True)
+def _stands(record: int, drift: float, drift_at: np.ndarray) -> bool:
+    """Whether a throw's stored choice still stands: the values have moved by less than half
+    its recorded lead since it was recorded."""
+    if record == ALWAYS:
+        return drift < np.inf
+    sweep = record >> SHIFT
+    return sweep > 0 and drift - drift_at[sweep] < 2.0 ** -((record & 15) + 1)
+
+
+@njit(cache=True)
+def _record(lead: float, sweep: int) -> int:
+    """The record of a throw whose best option led the next by ``lead`` in Bellman sweep
+    ``sweep`` (:data:`SHIFT`): the largest power of two at most half of it, less the margin."""
+    if lead == np.inf:
+        return ALWAYS
+    half = lead / 2 - MARGIN
+    if sweep >= 15 or half < 2.0**-16:
+        return 0
+    e = 0
+    while 2.0 ** -(e + 1) > half:
+        e += 1
+    return (sweep << SHIFT) | e
 
 
 def _bellman_wave(
@@ -243,8 +279,9 @@ def _bellman_wave(
     values: np.ndarray,
     policy: np.ndarray,
     settled: np.ndarray,
+    sweep: int,
     drift: float,
-    drift_before: float,
+    drift_at: np.ndarray,
     new_values: np.ndarray,
     packed: np.ndarray,
     table: np.ndarray,
@@ -263,18 +300,17 @@ def _bellman_wave(
     prefix: np.ndarray,
     start: np.ndarray,
 ) -> float:
-    """One Bellman backup of the wave ``order[first:last]``: new values into ``new_values``,
-    the best option of each throw into ``policy`` (row ``k`` of the order); returns the largest
-    change. :func:`commit_wave` writes the values.
+    """Bellman sweep ``sweep`` (from 1) over the wave ``order[first:last]``: new values into
+    ``new_values``, the best option of each throw into ``policy`` (row ``k`` of the order);
+    returns the largest change. :func:`commit_wave` writes the values.
 
-    ``drift`` bounds how far any value of the layer has moved since the solve of the layer
-    began (the sum of each earlier sweep's largest change, and this sweep's so far), and
-    ``drift_before`` is its part before this sweep. A state whose every throw's best option
-    led the next by ``gap`` when its moves were last generated keeps its choices while the
-    values have moved by less than half of that: no option can have gained ``gap`` on it.
-    ``settled[k]`` records ``drift_before + gap / 2`` (less :data:`MARGIN`); while ``drift`` is
-    below it, the state is backed up from its stored choices without generating its moves,
-    which gives the same bits as generating them."""
+    ``drift`` bounds how far any value of the layer has moved since its solve began (the sum
+    of each earlier sweep's largest change, and this sweep's so far); ``drift_at[r]`` is its
+    part before Bellman sweep ``r``. A throw whose best option led the next by ``lead`` when
+    its moves were last generated keeps its choice while the values have moved by less than
+    half of that since (no option can have gained ``lead`` on it); ``settled`` records it, a
+    byte a state and throw (:func:`_record`). Such a throw is backed up from its stored choice
+    without generating its moves, which gives the same bits as generating them."""
     size = last - first
     chunks = min(CHUNKS, size)
     worst = np.zeros(chunks)
@@ -292,22 +328,23 @@ def _bellman_wave(
         change = 0.0
         lo, hi = _chunk(first, last, c, chunks)
         for k in range(lo, hi):
-            if drift < settled[k]:
-                total = _backup(k, policy, probs, values, base, False)
-                new_values[k - first] = total
-                change = max(change, abs(total - values[base + places[k]]))
-                continue
+            row = k * throws
+            loaded = False
             key = order[k]
             p = key // (count * count)
             i = (key // count) % count
             j = key % count
             next_p = (1 - p) if perspectives == 2 else 0
-            S[:] = 0
-            load_state(K, packed, S, table, slot_piece, p, i)
-            load_state(K, packed, S, table, slot_piece, 1 - p, j)
             total = 0.0
-            gap = np.inf
             for t in range(throws):
+                if _stands(settled[row + t], drift, drift_at):
+                    total += probs[t] * _worth(policy[row + t], values, base)
+                    continue
+                if not loaded:
+                    S[:] = 0
+                    load_state(K, packed, S, table, slot_piece, p, i)
+                    load_state(K, packed, S, table, slot_piece, 1 - p, j)
+                    loaded = True
                 found = successors(
                     K, packed, S, scratch, mv, after, table, slot_piece, group_start,
                     group_size, group_stride, binom, code_to_config, i, j, p, throw_values[t],
@@ -327,10 +364,9 @@ def _bellman_wave(
                         pick = code
                     elif value > runner_up:
                         runner_up = value
-                gap = min(gap, best - runner_up)
-                policy[k * throws + t] = pick
+                policy[row + t] = pick
+                settled[row + t] = _record(best - runner_up, sweep)
                 total += probs[t] * best
-            settled[k] = np.float32(drift_before + gap / 2 - MARGIN)
             new_values[k - first] = total
             change = max(change, abs(total - values[base + places[k]]))
         worst[c] = change
