@@ -1,5 +1,9 @@
 """Check that each named agent beats random play, in every simulated rulebook, both seats.
 
+First fits the fitted agent's evaluation for every rulebook (exact solutions at three pieces a
+side, two on the long routes; generator/sim/fitted_agent.py) and writes
+results/fitted-agent.json with its exact figures against random and perfect play.
+
 Each cheap agent plays 50,000 seeded games a seat against a uniformly random player; it
 qualifies on a rulebook when its share of wins over both seats is at least 55 % with the whole
 95 % interval above that (generator/sim/agent_check.py). Writes
@@ -10,6 +14,7 @@ cached under .cache/sim/. Prints each agent's worst score. A few minutes of one 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
@@ -27,6 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=whole_number(0, MAX_SEED), default=None, help="seed (default 20261130)"
     )
     parser.add_argument(
+        "--agents",
+        default=None,
+        help="play only these agents (comma-separated), keeping the others' scores from the"
+        " existing results file (same seed and games); default: every agent",
+    )
+    parser.add_argument(
         "--output",
         type=Path,
         default=None,
@@ -36,24 +47,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
-    from generator.sim.agent_check import RESULTS_FORMAT, measure_agents, summary
+    from generator.sim.agent_check import (
+        CHECKED_AGENTS,
+        RESULTS_FORMAT,
+        fit_all,
+        measure_agents,
+        read_results,
+        summary,
+    )
+    from generator.sim.fitted_agent import write_fits
     from generator.sim.records import DEFAULT_SEED
-    from generator.sim.results_files import publish
+    from generator.sim.results_files import provenance, publish
 
     catalog = load_or_report(args.root)
     if catalog is None:
         return 1
     began = time.perf_counter()
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    results = measure_agents(
-        catalog,
-        seed=seed,
-        jobs=args.jobs,
-        cache_dir=args.root / ".cache" / "sim",
-        log=lambda line: print(line, file=sys.stderr, flush=True),
-    )
     command = "ur-variants agents" + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
     command += f" --seed {seed}" if args.seed is not None else ""
-    output = args.output or args.root / "results" / "agents-vs-random.json"
+    agents = CHECKED_AGENTS if args.agents is None else tuple(args.agents.split(","))
+    unknown = sorted(set(agents) - set(CHECKED_AGENTS))
+    if unknown:
+        print(f"unknown agents {', '.join(unknown)}; choose from {', '.join(CHECKED_AGENTS)}")
+        return 2
+    command += f" --agents {args.agents}" if args.agents is not None else ""
+    results_dir = args.root / "results"
+    log = functools.partial(print, file=sys.stderr, flush=True)
+    fits = fit_all(catalog, jobs=args.jobs, cache_dir=args.root / ".cache" / "fitted", log=log)
+    fits_file = results_dir / "fitted-agent.json"
+    write_fits(fits_file, {**provenance(args.root, command, time.perf_counter() - began), **fits})
+    print(f"fits written to {fits_file}")
+    output = args.output or results_dir / "agents-vs-random.json"
+    try:
+        results = measure_agents(
+            catalog,
+            seed=seed,
+            jobs=args.jobs,
+            cache_dir=args.root / ".cache" / "sim",
+            log=log,
+            agents=agents,
+            earlier=read_results(output) if agents != CHECKED_AGENTS else None,
+        )
+    except ValueError as error:
+        print(f"ur-variants agents: {error}", file=sys.stderr)
+        return 2
     publish(args.root, output, RESULTS_FORMAT, command, began, results, summary)
     return 0

@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--agents",
         default="random,random",
         help="FIRST,SECOND: the agent moving first and second (default random,random); agents:"
-        " random, first, last, capture, extra-throw, rearmost, safe, bear-off, greedy,"
+        " random, first, last, capture, extra-throw, rearmost, safe, bear-off, greedy, fitted,"
         " expectimax-1, expectimax-2, perfect",
     )
     parser.add_argument(

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
-from generator.sim import agent_check, exact_effects
+from generator.sim import agent_check, exact_effects, fitted_agent
 from generator.sim.exact_effects import EffectRecord, current_records, current_rulebooks
 from generator.sim.policy_eval import ExactFigures
 from generator.sim.suite import Effect
@@ -38,6 +39,10 @@ class ExactEffects:
     """Committed records left out because the rules changed since they were computed."""
     agents: dict[str, Any] | None = None
     """The agents' check against random (:mod:`generator.sim.agent_check`), when committed."""
+    fits: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each rulebook's committed fit of the fitted agent (:mod:`generator.sim.fitted_agent`),
+    only where it was fitted to the rules the rulebook has now."""
+    fits_provenance: dict[str, Any] = field(default_factory=dict)
 
     def of(self, effect: Effect) -> EffectRecord | None:
         """The exact record of a sampled effect, when there is one."""
@@ -77,6 +82,25 @@ class ExactEffects:
                 grouped.setdefault(listed[-1].pieces, []).append(vid)
         return grouped
 
+    def fitted_rows(self) -> list[dict[str, Any]]:
+        """Per rulebook with a current fit: the fit (exact figures at its piece count) and, when
+        checked, the fitted agent's full-size score against random and against the best
+        simple agent."""
+        checked = self.agents or {"scores": {}, "fitted_v_best": {}}
+        rows = []
+        for vid, fit in sorted(self.fits.items()):
+            rows.append(
+                {
+                    "variant": vid,
+                    "fit": fitted_agent.Fit.from_dict(
+                        {k: v for k, v in fit.items() if k != "variants"}
+                    ),
+                    "v_random": checked["scores"].get(vid, {}).get(agent_check.FITTED),
+                    "v_best": checked.get("fitted_v_best", {}).get(vid),
+                }
+            )
+        return rows
+
     def worst_agents(self) -> list[tuple[str, str, dict[str, Any], int]]:
         """Each checked agent, the rulebook of its lowest score against random, that score,
         and in how many rulebooks it qualifies."""
@@ -90,13 +114,30 @@ class ExactEffects:
         return [(a, worst[a][0], worst[a][1], passes[a]) for a in sorted(worst)]
 
 
+def current_fits(catalog: Catalog) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """The committed fits by rulebook, those fitted to its present rules, and their
+    provenance."""
+    committed = fitted_agent.read_fits()
+    if committed is None:
+        return {}, {}
+    fits = {}
+    for variant in catalog.variants.values():
+        if not variant.simulate:
+            continue
+        key = fitted_agent.fingerprint(compile_rules(catalog.resolve(variant.id)))
+        if key in committed["fits"]:
+            fits[variant.id] = committed["fits"][key]
+    return fits, {key: committed[key] for key in PROVENANCE}
+
+
 def read_exact_effects(catalog: Catalog, settings: Settings) -> ExactEffects:
     """The committed results, current records only (none when the file is missing)."""
     results = exact_effects.read_results()
     agents = agent_check.read_results()
+    fits, fits_provenance = current_fits(catalog)
     if results is None:
         settings.log("no exact effects: results/exact-effects.json is missing; ur-variants exact")
-        return ExactEffects(agents=agents)
+        return ExactEffects(agents=agents, fits=fits, fits_provenance=fits_provenance)
     current = list(current_records(catalog, results))
     stale = len(results["effects"]) - len(current)
     if stale:
@@ -110,6 +151,8 @@ def read_exact_effects(catalog: Catalog, settings: Settings) -> ExactEffects:
         provenance={key: results[key] for key in PROVENANCE},
         stale=stale,
         agents=agents,
+        fits=fits,
+        fits_provenance=fits_provenance,
     )
 
 

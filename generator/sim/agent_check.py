@@ -6,6 +6,10 @@ must win at least :data:`QUALIFYING_SCORE` of its games, with the whole 95 % int
 that line. Each agent plays :data:`CHECK_GAMES` seeded games a seat against random in every
 simulated rulebook (about a third of a point either side, both seats together).
 
+The fitted agent (:mod:`generator.sim.fitted_agent`) is checked like the others, and also
+plays :data:`HEAD_TO_HEAD_GAMES` games a seat against the simple agent that scores best
+against random in the same rulebook (``fitted_v_best``).
+
 Too slow for every build (some minutes of one core), the check is committed in
 ``results/agents-vs-random.json`` with its command, commit, date and machine
 (``ur-variants agents`` writes it; the games are cached as simulation records under
@@ -15,22 +19,29 @@ score against random is in ``results/exact-effects.json`` (:mod:`generator.sim.e
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from generator.engine.rules import Rules
 from generator.model.catalog import Catalog
-from generator.sim import results_files
+from generator.sim import fitted_agent, results_files
 from generator.sim.agents import FastAgent
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, RecordSpec, simulate
 
 QUALIFYING_SCORE = 0.55
+EVEN = 0.5
 CHECK_GAMES = 50_000
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "agents-vs-random.json"
 RANDOM = FastAgent.RANDOM.label
 CHECKED_AGENTS = tuple(a.label for a in FastAgent if a is not FastAgent.RANDOM)
+FITTED = FastAgent.FITTED.label
+HEAD_TO_HEAD_GAMES = 10_000
+"""Games a seat of the fitted agent against the best simple agent (about two thirds of a
+point either side, both seats together)."""
 
 
 def first_rate(record: dict[str, Any]) -> dict[str, float]:
@@ -71,16 +82,24 @@ def measure_agents(
     jobs: int = 1,
     cache_dir: Path = DEFAULT_CACHE,
     log: Callable[[str], None] | None = None,
+    agents: Sequence[str] = CHECKED_AGENTS,
+    earlier: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Every checked agent against random in every simulated rulebook, both seats: the
-    results file's content (without provenance)."""
+    results file's content (without provenance). Only ``agents`` are played; the others'
+    scores are kept from ``earlier`` results of the same seed and games (their games are
+    the same games, a game's dice depending only on the seed and its number), which are
+    named with their provenance under ``kept``."""
     from generator.sim.suite import simulated_variants
 
     variants = simulated_variants(catalog)
+    kept = [agent for agent in CHECKED_AGENTS if agent not in agents]
+    if kept:
+        _check_keepable(earlier, kept, [v.id for v in variants], games, seed)
     specs = [
         RecordSpec(v, pair, games, seed)
         for v in variants
-        for agent in CHECKED_AGENTS
+        for agent in agents
         for pair in ((agent, RANDOM), (RANDOM, agent))
     ]
     if log:
@@ -97,13 +116,117 @@ def measure_agents(
         }
         entry = {**score, **seats, "qualifies": qualifies(score)}
         scores.setdefault(spec.variant.id, {})[spec.agents[0]] = entry
+    for vid in [v.id for v in variants]:
+        for agent in kept:
+            scores.setdefault(vid, {})[agent] = earlier["scores"][vid][agent]  # type: ignore[index]
+        scores[vid] = {agent: scores[vid][agent] for agent in CHECKED_AGENTS}
+    rivals = {v.id: best_simple(scores[v.id]) for v in variants}
+    head_to_head = min(games, HEAD_TO_HEAD_GAMES)
+    duels = [
+        RecordSpec(v, pair, head_to_head, seed)
+        for v in variants
+        for pair in ((FITTED, rivals[v.id]), (rivals[v.id], FITTED))
+    ]
+    duel_records = simulate(duels, cache_dir=cache_dir, jobs=jobs, label="fitted v best")
+    fitted_v_best = {
+        spec.variant.id: {
+            "rival": rivals[spec.variant.id],
+            **both_seats(duel_records[i], duel_records[i + 1]),
+            "games": duel_records[i]["games"] + duel_records[i + 1]["games"],
+        }
+        for i, spec in enumerate(duels)
+        if i % 2 == 0
+    }
     return {
         "games_a_seat": games,
         "seed": seed,
         "qualifying_score": QUALIFYING_SCORE,
-        "cpu_seconds": sum(float(r["elapsed_seconds"]) for r in records),
+        "cpu_seconds": sum(float(r["elapsed_seconds"]) for r in records + duel_records),
         "scores": scores,
+        "head_to_head_games_a_seat": head_to_head,
+        "fitted_v_best": fitted_v_best,
+        "kept": {"agents": kept, **kept_provenance(earlier, kept)} if kept else None,
     }
+
+
+def kept_provenance(earlier: dict[str, Any] | None, kept: list[str]) -> dict[str, Any]:
+    """Who measured the kept scores: the earlier results' own provenance, or the one they
+    kept in turn when those scores were kept there too."""
+    if earlier is None:
+        return {}
+    source = earlier.get("kept") or {}
+    if not set(kept) <= set(source.get("agents", [])):
+        source = earlier
+    return {k: source[k] for k in KEPT_PROVENANCE}
+
+
+KEPT_PROVENANCE = ("command", "commit", "date", "machine")
+
+
+def _check_keepable(
+    earlier: dict[str, Any] | None, kept: list[str], variants: list[str], games: int, seed: int
+) -> None:
+    """Refuse to keep scores that are missing or were measured differently."""
+    if earlier is None:
+        raise ValueError("no earlier results to keep the other agents' scores from: check all")
+    if earlier["games_a_seat"] != games or earlier["seed"] != seed:
+        raise ValueError(
+            f"the earlier results played {earlier['games_a_seat']:,} games a seat with seed"
+            f" {earlier['seed']}, not {games:,} with seed {seed}: check every agent"
+        )
+    for vid in variants:
+        missing = [a for a in kept if a not in earlier["scores"].get(vid, {})]
+        if missing:
+            raise ValueError(f"the earlier results lack {', '.join(missing)} on {vid}: check all")
+
+
+def fit_all(
+    catalog: Catalog,
+    *,
+    jobs: int = 1,
+    cache_dir: Path | None = fitted_agent.DEFAULT_CACHE,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Every simulated rulebook's fit of the fitted agent (rulebooks playing one game share
+    it): the content of ``results/fitted-agent.json``, without provenance. Fits are keyed by
+    :func:`generator.sim.fitted_agent.fingerprint`."""
+    from generator.engine.rules import compile_rules
+    from generator.sim.suite import simulated_variants
+
+    games: dict[str, tuple[Rules, list[str]]] = {}
+    for variant in simulated_variants(catalog):
+        rules = compile_rules(variant)
+        games.setdefault(fitted_agent.fingerprint(rules), (rules, []))[1].append(variant.id)
+    keys = list(games)
+    work = functools.partial(fitted_agent.cached_fit, cache_dir=cache_dir)
+    rules_list = [games[key][0] for key in keys]
+    if jobs > 1:
+        from generator.sim.runner import worker_pool
+
+        with worker_pool(jobs) as pool:
+            fits = list(pool.map(work, rules_list))
+    else:
+        fits = [work(rules) for rules in rules_list]
+    entries = {}
+    for key, result in zip(keys, fits, strict=True):
+        entries[key] = {"variants": games[key][1], **result.as_dict()}
+        if log:
+            log(
+                f"{', '.join(games[key][1])}: fitted at {result.pieces} pieces"
+                f" (R² {result.r_squared:.3f}); exactly {100 * result.fitted_v_random:.2f} %"
+                f" against random (perfect {100 * result.perfect_v_random:.2f} %),"
+                f" {100 * result.fitted_v_perfect:.2f} % against perfect play"
+            )
+    return {
+        "cpu_seconds": sum(f.cpu_seconds for f in fits),
+        "fits": entries,
+    }
+
+
+def best_simple(scores: dict[str, dict[str, Any]]) -> str:
+    """The agent other than the fitted one with the best score against random."""
+    simple = [agent for agent in scores if agent != FITTED]
+    return max(simple, key=lambda agent: (scores[agent]["estimate"], agent))
 
 
 def worst_scores(results: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -125,6 +248,14 @@ def summary(results: dict[str, Any]) -> list[str]:
             f" {100 * score['estimate']:.1f} % ({100 * score['low']:.1f}-{100 * score['high']:.1f})"
             f" on {variant}"
         )
+    duels = results.get("fitted_v_best", {})
+    if duels:
+        vid, duel = min(duels.items(), key=lambda item: item[1]["estimate"])
+        lines.append(
+            f"fitted against the best simple agent: worst {100 * duel['estimate']:.1f} %"
+            f" ({100 * duel['low']:.1f}-{100 * duel['high']:.1f}) against {duel['rival']}"
+            f" on {vid}"
+        )
     return lines
 
 
@@ -134,12 +265,20 @@ def read_results(path: Path = RESULTS_FILE) -> dict[str, Any] | None:
 
 
 def qualified_agents(results: dict[str, Any] | None, variant: str) -> list[str]:
-    """The agents that clearly beat random on ``variant``, best first (none without results)."""
+    """The agents that clearly beat random on ``variant``, best first (none without results):
+    the fitted agent first where it also beats the best simple agent head to head (its 95 %
+    interval above one half), last where it does not; the others by their score."""
     if results is None:
         return []
     scores = results["scores"].get(variant, {})
     passing = [agent for agent, score in scores.items() if score["qualifies"]]
-    return sorted(passing, key=lambda agent: (-scores[agent]["estimate"], agent))
+    duel = results.get("fitted_v_best", {}).get(variant)
+    fitted_rank = -1 if duel is not None and duel["low"] > EVEN else 1
+
+    def rank(agent: str) -> tuple[int, float, str]:
+        return (fitted_rank if agent == FITTED else 0, -scores[agent]["estimate"], agent)
+
+    return sorted(passing, key=rank)
 
 
 def qualified_by_variant(results: dict[str, Any] | None) -> dict[str, list[str]] | None:

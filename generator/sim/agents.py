@@ -23,7 +23,7 @@ from generator.engine.moves import Move, apply_move, legal_moves, pass_turn, win
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
 from generator.sim import fast
-from generator.sim.encode import H_DISTINCT, IntArray, encode_rules
+from generator.sim.encode import H_DISTINCT, FloatArray, IntArray, encode_rules
 
 
 class FastAgent(enum.IntEnum):
@@ -47,6 +47,9 @@ class FastAgent(enum.IntEnum):
     """Bears a piece off whenever it can; otherwise random."""
     GREEDY = fast.GREEDY
     """One-ply evaluation of the position after each move."""
+    FITTED = fast.FITTED
+    """One-ply expectimax over an evaluation fitted to the exact solution of the rulebook with
+    fewer pieces (:mod:`generator.sim.fitted_agent`); equal moves: the first."""
 
     @property
     def label(self) -> str:
@@ -144,12 +147,28 @@ class ScoredAgent:
         scores = np.zeros(fast.MAX_MOVES, dtype=np.float64)
         state = kernel_state(self.packed, position)
         n = fast.score_moves(
-            int(self.kind), self.packed, state, int(position.to_move), throw, scores
+            int(self.kind),
+            self.packed,
+            state,
+            int(position.to_move),
+            throw,
+            scores,
+            agent_weights(self.kind, rules, self.packed),
         )
         if n != len(moves):
             raise AssertionError(f"kernel found {n} moves, the engine {len(moves)}")
         best = np.flatnonzero(scores[:n] == scores[:n].max())
         return int(best[0] if len(best) == 1 else best[rng.integers(len(best))])
+
+
+def agent_weights(kind: FastAgent, rules: Rules, packed: IntArray) -> FloatArray:
+    """The kernel's weights for ``kind`` playing ``rules``: fitted for the fitted agent
+    (:func:`generator.sim.fitted_agent.weights_for`), unread by the others."""
+    if kind is FastAgent.FITTED:
+        from generator.sim.fitted_agent import weights_for
+
+        return weights_for(rules)
+    return fast.no_weights(packed)
 
 
 def evaluate(packed: IntArray, position: Position, side: Side) -> float:

@@ -47,6 +47,7 @@ from generator.sim.encode import (
     O_THRESHOLD,
     O_THROW,
     O_THROW_EXTRA,
+    FloatArray,
     IntArray,
 )
 
@@ -88,7 +89,7 @@ S30 = np.uint64(30)
 S31 = np.uint64(31)
 
 # Agent ids (see generator.sim.agents.FastAgent for their rules).
-RANDOM, FIRST, LAST, CAPTURE, EXTRA, REARMOST, SAFE, BEAR_OFF, GREEDY = range(9)
+RANDOM, FIRST, LAST, CAPTURE, EXTRA, REARMOST, SAFE, BEAR_OFF, GREEDY, FITTED = range(10)
 
 # Columns of the per-game result table.
 WINNER, THROWS, MOVES, TURNS, CAPTURES, PASSES, ROSETTES, EXTRAS, LOSER_OFF = range(9)
@@ -103,6 +104,9 @@ MAX_MOVES = 16
 
 THREAT_WEIGHT = 0.5
 """Greedy's rough chance that a piece within the enemy's reach is hit next throw."""
+
+WIN_SCORE = 1.0e9
+"""A move that wins at once: above any evaluation."""
 
 
 class Header(NamedTuple):
@@ -199,6 +203,19 @@ def draw_throw(R: IntArray, rng: RngState) -> int:
 
 
 @kernel(_nrt=False, inline="always")
+def landing_step(K: Header, R: IntArray, piece: int, start: int, throw: int) -> int:
+    """The step ``piece`` at ``start`` reaches with ``throw`` (past the route's end unchecked):
+    from hand its entry square, or the throw's value, where its entry rule lets it enter with
+    this throw, else ``-1``; on the route ``start + throw``."""
+    if start != 0:
+        return start + throw
+    if throw >= K.width or R[ix(K.entry_allowed + piece * K.width + throw)] == 0:
+        return -1
+    square = R[ix(K.entry_square + piece)]
+    return throw if square < 0 else int(square)
+
+
+@kernel(_nrt=False, inline="always")
 def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -> int:
     """Fill ``mv`` with the legal moves of ``side`` for ``throw``; return how many.
 
@@ -233,13 +250,9 @@ def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: 
             break
         if not distinct and i > 0 and S[ix(mine + i - 1)] == start:
             continue
-        if start == 0:
-            if throw >= width or R[ix(K.entry_allowed + i * width + throw)] == 0:
-                continue
-            square = R[ix(K.entry_square + i)]
-            target = throw if square < 0 else square
-        else:
-            target = start + throw
+        target = landing_step(K, R, i, start, throw)
+        if target < 0:
+            continue
         if target > off:
             if exact or start == 0:
                 continue
@@ -440,6 +453,130 @@ def evaluate(R: IntArray, S: IntArray, side: int) -> float:
 
 
 @kernel(_nrt=False)
+def throw_probability(R: IntArray, k: int) -> float:
+    """The probability of the ``k``-th throw value (from the cumulative thresholds)."""
+    base = R[O_THRESHOLD]
+    before = 0 if k == 0 else R[ix(base + k - 1)]
+    return float(R[ix(base + k)] - before) / float(R[ix(base + R[H_THROWS] - 1)])
+
+
+@kernel(_nrt=False)
+def exposure(K: Header, R: IntArray, S: IntArray, side: int) -> float:
+    """The progress ``side`` expects to lose to the enemy's next throw: over the enemy's throws,
+    the throw's probability times the summed progress of ``side``'s pieces that some enemy
+    piece would land on with it (capturable squares, no repelling stack; blocks by other pieces
+    ignored, as in :func:`threatened`). Uses the scratch flags of ``S`` and clears them."""
+    pieces = K.pieces
+    length = K.length
+    cells = K.cells
+    stride = length + 2
+    other = 1 - side
+    reach = 2 * pieces + 2 * cells
+    own_occ = 2 * pieces + side * cells
+    total = 0.0
+    for k in range(R[H_THROWS]):
+        t = R[ix(R[O_THROW] + k)]
+        if t <= 0:
+            continue
+        for j in range(pieces):
+            q = S[ix(other * pieces + j)]
+            if q == length + 1:
+                continue
+            target = landing_step(K, R, j, q, t)
+            if 0 <= target <= length:
+                S[ix(reach + R[ix(K.route + other * stride + target)])] = 1
+        lost = 0
+        for i in range(pieces):
+            p = S[ix(side * pieces + i)]
+            cell = R[ix(K.route + side * stride + p)]
+            if cell < 0 or R[ix(K.attack + cell)] == 0 or S[ix(reach + cell)] == 0:
+                continue
+            if K.defence > 0 and S[ix(own_occ + cell)] >= K.defence:
+                continue
+            lost += p
+        total += throw_probability(R, k) * lost
+        for c in range(cells):
+            S[ix(reach + c)] = 0
+    return total
+
+
+@kernel(_nrt=False)
+def feature_row(K: Header, R: IntArray, S: IntArray, side: int, out: FloatArray) -> None:
+    """The terms of the fitted evaluation of state ``S`` with ``side`` to throw next, into
+    ``out`` (:func:`weights_size` long), each scaled so that the same weights read any piece
+    count: a constant; each side's expected loss to the other's next throw (:func:`exposure`,
+    a fraction of all progress; ``side``'s first); then, step by step along the route (in
+    hand, each square, borne off), the share of ``side``'s pieces standing there, and the
+    same for the enemy."""
+    pieces = K.pieces
+    steps = K.length + 2
+    scale = float(pieces * (K.length + 1))
+    for k in range(out.shape[0]):
+        out[ix(k)] = 0.0
+    out[0] = 1.0
+    out[1] = exposure(K, R, S, side) / scale
+    out[2] = exposure(K, R, S, 1 - side) / scale
+    for i in range(pieces):
+        out[ix(3 + S[ix(side * pieces + i)])] += 1.0 / pieces
+        out[ix(3 + steps + S[ix((1 - side) * pieces + i)])] += 1.0 / pieces
+
+
+@kernel(_nrt=False)
+def weights_size(R: IntArray) -> int:
+    """How many terms :func:`feature_row` gives (and weights the fitted agent reads)."""
+    return 3 + 2 * (int(R[H_LENGTH]) + 2)
+
+
+@kernel(_nrt=False)
+def fitted_value(K: Header, R: IntArray, S: IntArray, side: int, W: FloatArray) -> float:
+    """The fitted estimate of ``side``'s chance of winning, ``side`` to throw next: the
+    weights ``W`` times :func:`feature_row`, summed without building the row (1 or 0 when a
+    side has borne off every piece)."""
+    if all_off(R, S, side):
+        return 1.0
+    if all_off(R, S, 1 - side):
+        return 0.0
+    pieces = K.pieces
+    steps = K.length + 2
+    scale = float(pieces * (K.length + 1))
+    value = W[0]
+    value += W[1] * exposure(K, R, S, side) / scale
+    value += W[2] * exposure(K, R, S, 1 - side) / scale
+    placed = 0.0
+    for i in range(pieces):
+        placed += W[ix(3 + S[ix(side * pieces + i)])]
+        placed += W[ix(3 + steps + S[ix((1 - side) * pieces + i)])]
+    return float(value + placed / pieces)
+
+
+@kernel(_nrt=False)
+def fitted_score(
+    K: Header,
+    R: IntArray,
+    S: IntArray,
+    side: int,
+    mv: IntArray,
+    m: int,
+    W: FloatArray,
+    after: IntArray,
+) -> float:
+    """What the fitted agent expects from move ``m``: :data:`WIN_SCORE` when it wins at once;
+    else its chance of winning by the fitted evaluation of the position after the move, with
+    the side then to throw (itself when the move earns another throw, else the enemy) averaging
+    over that throw's values, so it is a one-ply expectimax."""
+    for k in range(S.shape[0]):
+        after[ix(k)] = S[ix(k)]
+    apply_move(K, R, after, side, mv, m)
+    row = m * MOVE_WIDTH
+    finishing = mv[ix(row + M_PIECE)] >= 0 and mv[ix(row + M_END)] == K.length + 1
+    if finishing and all_off(R, after, side):
+        return WIN_SCORE
+    if mv[ix(row + M_EXTRA)] != 0:
+        return fitted_value(K, R, after, side, W)
+    return 1.0 - fitted_value(K, R, after, 1 - side, W)
+
+
+@kernel(_nrt=False)
 def move_score(
     agent: int,
     K: Header,
@@ -449,6 +586,7 @@ def move_score(
     mv: IntArray,
     m: int,
     scratch: IntArray,
+    W: FloatArray,
 ) -> float:
     """How much ``agent`` likes move ``m``; the agent plays a best-scoring move.
 
@@ -456,7 +594,8 @@ def move_score(
     extra: moves earning another throw; rearmost: the least advanced piece (entering counts
     as least advanced); bear-off: bearing off; safe: fewest own pieces left within the
     enemy's reach; greedy: a one-ply :func:`evaluate` of the position after the move, plus
-    the mean throw when the move earns another throw.
+    the mean throw when the move earns another throw; fitted: :func:`fitted_score` with the
+    weights ``W``.
     """
     row = m * MOVE_WIDTH
     off = R[H_LENGTH] + 1
@@ -475,6 +614,8 @@ def move_score(
         return -1.0 - off if piece < 0 else float(-mv[ix(row + M_START)])
     if agent == BEAR_OFF:
         return 1.0 if mv[ix(row + M_END)] == off else 0.0
+    if agent == FITTED:
+        return fitted_score(K, R, S, side, mv, m, W, scratch)
     for k in range(S.shape[0]):
         scratch[ix(k)] = S[ix(k)]
     apply_move(K, R, scratch, side, mv, m)
@@ -499,8 +640,11 @@ def choose(
     scores: npt.NDArray[np.float64],
     scratch: IntArray,
     rng: RngState,
+    W: FloatArray,
 ) -> int:
-    """The index of the move ``agent`` plays: a best-scoring one, ties broken at random."""
+    """The index of the move ``agent`` plays: a best-scoring one, ties broken at random (the
+    fitted agent takes the first, so that it is one fixed policy that
+    :mod:`generator.sim.fitted_agent` can evaluate exactly)."""
     if n == 1:
         return 0
     if agent == RANDOM:
@@ -512,14 +656,14 @@ def choose(
     best = -1.0e300
     ties = 0
     for m in range(n):
-        s = move_score(agent, K, R, S, side, mv, m, scratch)
+        s = move_score(agent, K, R, S, side, mv, m, scratch, W)
         scores[ix(m)] = s
         if s > best:
             best = s
             ties = 1
         elif s == best:
             ties += 1
-    pick = 0 if ties == 1 else below(rng, ties)
+    pick = 0 if ties == 1 or agent == FITTED else below(rng, ties)
     for m in range(n):
         if scores[ix(m)] == best:
             if pick == 0:
@@ -542,13 +686,15 @@ def play_game(
     scratch: IntArray,
     mv: IntArray,
     scores: npt.NDArray[np.float64],
+    W: FloatArray,
 ) -> int:
     """Play one game from the start; fill ``result`` (the FIELDS columns) and, when tracing,
     ``trace[t] = (throw, moves available, chosen index or -1, side to move after, *light,
     *dark)``. Returns the number of throws; the winner stays -1 if ``max_throws`` ran out.
 
     ``S``, ``scratch``, ``mv`` and ``scores`` are work arrays (sized as in :func:`play_batch`); the
-    caller allocates them once, so this function needs no memory management at all."""
+    caller allocates them once, so this function needs no memory management at all. ``W``: the
+    fitted agent's weights (:func:`fitted_value`; unread by the other agents)."""
     K = header(R)
     pieces = K.pieces
     length = K.length
@@ -573,7 +719,7 @@ def play_game(
             again = K.extra_without_move and throw < width and R[ix(K.throw_extra + throw)] != 0
         else:
             agent = agent_dark if side else agent_light
-            m = choose(agent, K, R, S, side, mv, n, scores, scratch, rng)
+            m = choose(agent, K, R, S, side, mv, n, scores, scratch, rng, W)
             row = m * MOVE_WIDTH
             again = mv[ix(row + M_EXTRA)] != 0
             if mv[ix(row + M_PIECE)] < 0:
@@ -629,9 +775,10 @@ def play_batch(
     first_game: int,
     max_throws: int,
     out: IntArray,
+    W: FloatArray,
 ) -> None:
     """Play games ``first_game .. first_game + len(out) - 1``; row ``g`` of ``out`` gets game
-    ``first_game + g``'s result columns."""
+    ``first_game + g``'s result columns (``W``: see :func:`play_game`)."""
     rng = np.zeros(1, dtype=np.uint64)
     trace = np.zeros((1, 1), dtype=np.int64)
     size = 2 * R[H_PIECES] + 3 * R[H_CELLS]
@@ -654,6 +801,7 @@ def play_batch(
             scratch,
             mv,
             scores,
+            W,
         )
 
 
@@ -665,6 +813,7 @@ def score_moves(
     side: int,
     throw: int,
     scores: npt.NDArray[np.float64],
+    W: FloatArray,
 ) -> int:
     """Legal moves of ``side`` for ``throw`` in state ``S`` and ``agent``'s score of each
     (for Python-side agents and tests); returns the number of moves."""
@@ -673,7 +822,7 @@ def score_moves(
     K = header(R)
     n = legal_moves(K, R, S, side, throw, mv)
     for m in range(n):
-        scores[m] = move_score(agent, K, R, S, side, mv, m, scratch)
+        scores[m] = move_score(agent, K, R, S, side, mv, m, scratch, W)
     return n
 
 
@@ -694,11 +843,19 @@ def play_games(
     first_game: int,
     games: int,
     max_throws: int = DEFAULT_MAX_THROWS,
+    weights: FloatArray | None = None,
 ) -> IntArray:
-    """The result table (``games`` x FIELDS) of games ``first_game ..`` of run ``seed``."""
+    """The result table (``games`` x FIELDS) of games ``first_game ..`` of run ``seed``;
+    ``weights``: the fitted agent's (:func:`fitted_value`), needed only when it plays."""
     out = np.zeros((games, FIELDS), dtype=np.int64)
-    play_batch(packed, agent_light, agent_dark, run_key(seed), first_game, max_throws, out)
+    W = no_weights(packed) if weights is None else weights
+    play_batch(packed, agent_light, agent_dark, run_key(seed), first_game, max_throws, out, W)
     return out
+
+
+def no_weights(packed: IntArray) -> FloatArray:
+    """Weights for runs without the fitted agent (it would score every move alike)."""
+    return np.zeros(3 + 2 * (int(packed[H_LENGTH]) + 2), dtype=np.float64)
 
 
 def trace_game(
@@ -708,6 +865,7 @@ def trace_game(
     seed: int,
     game: int,
     max_throws: int = DEFAULT_MAX_THROWS,
+    weights: FloatArray | None = None,
 ) -> tuple[IntArray, IntArray]:
     """Game ``game`` of run ``seed`` as (result columns, trace rows); see :func:`play_game`."""
     rng = np.array([game_state(run_key(seed), game)], dtype=np.uint64)
@@ -728,6 +886,7 @@ def trace_game(
         np.zeros(size, dtype=np.int64),
         np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64),
         np.zeros(MAX_MOVES, dtype=np.float64),
+        no_weights(packed) if weights is None else weights,
     )
     return result, trace[:throws]
 

@@ -30,9 +30,10 @@ import numpy as np
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.variant import ResolvedVariant
-from generator.sim.agents import same_play_as
+from generator.sim.agents import FastAgent, same_play_as
 from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
 from generator.sim.encode import IntArray, encode_rules
+from generator.sim.fitted_agent import FIT_VERSION
 from generator.sim.runner import RunRequest, RunResult, run_requests
 from generator.sim.sanity import FigureError, check_record
 from generator.sim.stats import summarise
@@ -42,6 +43,7 @@ SIM_VERSION = 1
 """Changes whenever the kernel, the agents or the statistics could give other numbers."""
 
 DEFAULT_SEED = 20261130
+FITTED = FastAgent.FITTED.label
 DEFAULT_CACHE = Path(".cache/sim")
 
 
@@ -84,7 +86,14 @@ class RecordSpec:
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
+            **self.fit_content,
         }
+
+    @property
+    def fit_content(self) -> dict[str, Any]:
+        """The fitted agent's play also depends on its fit's version (nothing for the other
+        agents, whose records keep their keys)."""
+        return {"fit_version": FIT_VERSION} if FITTED in self.agents else {}
 
     @functools.cached_property
     def play_key(self) -> str:
@@ -98,6 +107,7 @@ class RecordSpec:
                 "sim_version": SIM_VERSION,
                 "agents": [same_play_as(a, self.packed) for a in self.agents],
                 "seed": self.seed,
+                **self.fit_content,
             }
         )
 

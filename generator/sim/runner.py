@@ -21,7 +21,14 @@ from generator.engine.position import start_position
 from generator.engine.rules import Rules
 from generator.processes import worker_start
 from generator.sim import fast
-from generator.sim.agents import FAST_AGENTS, Agent, is_fast, python_agent
+from generator.sim.agents import (
+    FAST_AGENTS,
+    Agent,
+    FastAgent,
+    agent_weights,
+    is_fast,
+    python_agent,
+)
 from generator.sim.encode import IntArray, encode_rules
 
 FAST_CHUNK = 2_500
@@ -65,11 +72,14 @@ def chunks(request: RunRequest) -> list[tuple[int, int]]:
 def play_chunk(request: RunRequest, first: int, games: int) -> tuple[IntArray, float]:
     started = time.process_time()
     if request.native:
-        light, dark = (int(FAST_AGENTS[a]) for a in request.agents)
+        kinds = [FAST_AGENTS[a] for a in request.agents]
         packed = (
             request.packed if request.packed is not None else encode_rules(request.rules).packed()
         )
-        table = fast.play_games(packed, light, dark, request.seed, first, games)
+        fitted = FastAgent.FITTED in kinds
+        weights = agent_weights(FastAgent.FITTED if fitted else kinds[0], request.rules, packed)
+        light, dark = (int(kind) for kind in kinds)
+        table = fast.play_games(packed, light, dark, request.seed, first, games, weights=weights)
     else:
         agents = (
             python_agent(request.agents[0], request.rules),

@@ -32,10 +32,12 @@ from typing import Any
 
 import numpy as np
 
+from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
 from generator.model.checks import answer_problems
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
+from generator.sim.fitted_agent import committed_weights
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate
 from generator.sim.stats import Z95, difference
 from generator.sim.variation import (
@@ -66,7 +68,8 @@ def games_for_effect(half_width: float, baseline_games: int) -> int:
 
 SENSITIVITY_GAMES = games_for_effect(EFFECT_HALF_WIDTH, BASELINE_GAMES)
 RANDOM = FastAgent.RANDOM.label
-TABLE_AGENTS = tuple(a.label for a in FastAgent if a is not FastAgent.RANDOM)
+TABLE_AGENTS = tuple(a.label for a in FastAgent if a not in (FastAgent.RANDOM, FastAgent.FITTED))
+"""The simple agents each rulebook page lists (the fitted agent plays only the skill gap)."""
 
 Record = dict[str, Any]
 
@@ -264,10 +267,14 @@ def default_suite(
         base = suite.baseline[variant.id]
         suite.effects.append(Effect(change.question, variant.id, change, base, base, True))
     suite.skipped = [Skipped(v.id, c, x) for v, c, x in changes if isinstance(x, str)]
+    strongest: dict[str, str] = {}
     if skilled is None:
         strongest = {v.id: strongest_agent(suite.table[v.id]) for v in variants}
     else:
-        strongest = {v.id: skilled[v.id][0] for v in variants if skilled.get(v.id)}
+        playable = {
+            v.id: [a for a in skilled.get(v.id, []) if fit_committed(a, v)] for v in variants
+        }
+        strongest = {vid: agents[0] for vid, agents in playable.items() if agents}
     gapped = [v for v in variants if v.id in strongest]
     skill_specs = [
         RecordSpec(v, pair, SKILL_GAMES, seed)
@@ -280,6 +287,14 @@ def default_suite(
             variant.id, strongest[variant.id], skill_records[2 * i], skill_records[2 * i + 1]
         )
     return suite
+
+
+def fit_committed(agent: str, variant: ResolvedVariant) -> bool:
+    """Whether ``agent`` can play ``variant`` in a build: the fitted agent only where its fit
+    is committed for these very rules (a build never fits silently, which takes minutes)."""
+    if agent != FastAgent.FITTED.label:
+        return True
+    return committed_weights(compile_rules(variant)) is not None
 
 
 def strongest_agent(table: list[Record]) -> str:

@@ -68,6 +68,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
     figures.files.update(charts)
     agents = sorted(
         {a for f in figures.per_variant.values() for row in f["agents"] for a in row.agents}
+        | {f["skill"]["agent"] for f in figures.per_variant.values() if f["skill"]}
     )
     common = {
         "stats": results,
@@ -111,6 +112,8 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
             " the solver's cost and the changes the engine cannot play.",
         ),
         refused=exact.refused,
+        exact_effects=exact_effects,
+        agent_words=ctx.words.agent,
         link=ctx.linker(method),
         baseline_games=next((f.games for f in findings), None),
         sizes={

@@ -110,3 +110,30 @@ def test_every_player_named_is_defined_once(open_statistics: OpenPage) -> None:
     named = reader.evaluate(_SKILL_PLAYERS)
     assert named, "no skill table after #skill"
     assert set(named) <= set(defined), f"players named but not defined: {set(named) - set(defined)}"
+
+
+_FITTED_ROWS = """
+() => {
+  let e = document.getElementById('fitted');
+  while (e && e.tagName !== 'TABLE' && !e.querySelector?.('table')) e = e.nextElementSibling;
+  const table = e && (e.tagName === 'TABLE' ? e : e.querySelector('table'));
+  return table ? [...table.querySelectorAll('tbody tr')].map(
+    (r) => [...r.querySelectorAll('td')].map((d) => d.textContent.trim())) : [];
+}
+"""
+
+
+def test_the_fitted_player_is_measured_for_implementers(
+    open_statistics: OpenPage, site: ServedSite
+) -> None:
+    """Wherever the skill gap names the fitted player, the page for implementers gives its
+    exact figures at the solved size and its measured full-game scores, rulebook by rulebook."""
+    reader = open_statistics()
+    if "Fitted" not in reader.evaluate(_SKILL_PLAYERS):
+        pytest.skip("the skill gap does not use the fitted player in this build")
+    reader.goto(site.address(METHOD))
+    rows = reader.evaluate(_FITTED_ROWS)
+    assert rows, "no table of the fitted player's figures after #fitted"
+    for row in rows:
+        assert len(row) == 7 and all(row), row
+        assert row[3].count("%") == 2 and "(" in row[5] and "against" in row[6], row

@@ -1,0 +1,135 @@
+"""The fitted agent: its exact evaluation describes the games the simulator plays, it sits
+between random and perfect play, and its committed fits and checks cover every rulebook."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from conftest import repository_catalog, rules_for
+
+from generator.model.catalog import Catalog
+from generator.sim import agent_check, exact_effects, fast, fitted_agent
+from generator.sim.encode import encode_rules
+from generator.sim.policy_eval import ExactFigures
+from generator.sim.published import finkel_variant
+from generator.sim.records import RecordSpec
+from generator.sim.solve import with_pieces
+
+
+def finkel() -> str:
+    variant = finkel_variant(repository_catalog())
+    assert variant is not None
+    return variant
+
+
+@pytest.fixture(scope="module")
+def finkel_one() -> tuple[fitted_agent.Fit, np.ndarray]:
+    rules = with_pieces(rules_for(finkel()), 1)
+    return fitted_agent.fit(rules), encode_rules(rules).packed()
+
+
+def test_exact_figures_match_the_games_the_kernel_plays(
+    finkel_one: tuple[fitted_agent.Fit, np.ndarray],
+) -> None:
+    """The policy evaluated exactly is the policy the simulator plays: seeded games of the
+    fitted agent against random land within four standard errors of the exact figures."""
+    fit, packed = finkel_one
+    weights = np.asarray(fit.weights)
+    games = 20_000
+    for seat, exact in ((0, fit.fitted_first_v_random), (1, fit.fitted_second_v_random)):
+        agents = (fast.FITTED, fast.RANDOM) if seat == 0 else (fast.RANDOM, fast.FITTED)
+        table = fast.play_games(packed, *agents, 17, 0, games, weights=weights)
+        share = float((table[:, fast.WINNER] == seat).mean())
+        error = math.sqrt(exact * (1 - exact) / games)
+        assert abs(share - exact) < 4 * error, (seat, share, exact)
+
+
+def test_fitted_agent_sits_between_random_and_perfect_play() -> None:
+    fit = fitted_agent.fit(with_pieces(rules_for(finkel()), 2))
+    assert fit.r_squared > 0.5
+    assert 0.5 < fit.fitted_v_random <= fit.perfect_v_random + 1e-12
+    assert fit.fitted_v_perfect <= 0.5 + 1e-12
+    # Against perfect play from the first seat it wins no more than perfect play itself.
+    assert fit.fitted_first_v_perfect <= fit.perfect_first + 1e-12
+
+
+def test_only_runs_with_the_fitted_agent_carry_its_version(catalog: Catalog) -> None:
+    variant = catalog.resolve(finkel())
+    plain = RecordSpec(variant, ("greedy", "random"), 10, 1)
+    fitted = RecordSpec(variant, ("fitted", "random"), 10, 1)
+    assert "fit_version" not in plain.game_content()
+    assert fitted.game_content()["fit_version"] == fitted_agent.FIT_VERSION
+
+
+def test_committed_fits_cover_every_rulebook(catalog: Catalog) -> None:
+    fits = fitted_agent.read_fits()
+    assert fits is not None, "results/fitted-agent.json is missing: run ur-variants agents"
+    simulated = {v.id for v in catalog.variants.values() if v.simulate}
+    listed = {v for fit in fits["fits"].values() for v in fit["variants"]}
+    assert listed == simulated
+    for vid in simulated:
+        rules = rules_for(vid)
+        assert fitted_agent.committed_weights(rules) is not None, f"{vid}: stale fit"
+        entry = fitted_agent.fit_of(fits, vid)
+        assert entry is not None
+        fit = fitted_agent.Fit.from_dict({k: v for k, v in entry.items() if k != "variants"})
+        assert fit.perfect_v_random >= 0.5
+        assert fit.fitted_v_perfect <= 0.5 + 1e-9
+
+
+def test_committed_check_plays_the_fitted_agent_against_the_best_simple_one() -> None:
+    results = agent_check.read_results()
+    assert results is not None
+    for vid, duel in results["fitted_v_best"].items():
+        scores = results["scores"][vid]
+        assert duel["rival"] == agent_check.best_simple(scores)
+        assert duel["low"] <= duel["estimate"] <= duel["high"]
+        assert duel["games"] == 2 * results["head_to_head_games_a_seat"]
+
+
+def test_keeping_scores_needs_the_same_games() -> None:
+    earlier = {"games_a_seat": 50_000, "seed": 1, "scores": {"a": {"greedy": {}}}}
+    agent_check._check_keepable(earlier, ["greedy"], ["a"], 50_000, 1)
+    for games, seed, kept, variants in (
+        (10_000, 1, ["greedy"], ["a"]),
+        (50_000, 2, ["greedy"], ["a"]),
+        (50_000, 1, ["safe"], ["a"]),
+        (50_000, 1, ["greedy"], ["a", "b"]),
+    ):
+        with pytest.raises(ValueError, match="check"):
+            agent_check._check_keepable(earlier, kept, variants, games, seed)
+    with pytest.raises(ValueError, match="no earlier results"):
+        agent_check._check_keepable(None, ["greedy"], ["a"], 50_000, 1)
+
+
+def test_committed_fits_agree_with_the_exact_effects_on_perfect_play() -> None:
+    """The fit's own evaluation of perfect play (its transitions, its sweeps) gives the
+    figures :mod:`generator.sim.policy_eval` gives for the same game."""
+    fits = fitted_agent.read_fits()
+    exact = exact_effects.read_results()
+    assert fits is not None and exact is not None
+    fields = {f.name for f in dataclasses.fields(ExactFigures)}
+    for fit in fits["fits"].values():
+        listed = exact["rulebooks"][fit["variants"][0]]
+        same = [f for f in listed if f["pieces"] == fit["pieces"]]
+        assert same, fit["variants"]
+        figures = ExactFigures.from_dict({k: v for k, v in same[0].items() if k in fields})
+        assert figures.perfect_first == pytest.approx(fit["perfect_first"], abs=1e-9)
+        assert figures.perfect_moving_first == pytest.approx(
+            fit["perfect_first_v_random"], abs=1e-9
+        )
+        assert figures.perfect_moving_second == pytest.approx(
+            fit["perfect_second_v_random"], abs=1e-9
+        )
+
+
+def test_kept_scores_name_who_measured_them() -> None:
+    first = {"command": "c1", "commit": "a", "date": "d1", "machine": "m"}
+    rerun = {"command": "c2", "commit": "b", "date": "d2", "machine": "m"}
+    assert agent_check.kept_provenance({**first, "kept": None}, ["greedy"]) == first
+    chained = {**rerun, "kept": {"agents": ["greedy", "safe"], **first}}
+    assert agent_check.kept_provenance(chained, ["greedy"]) == first
+    assert agent_check.kept_provenance(chained, ["greedy", "capture"]) == rerun
