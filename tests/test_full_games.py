@@ -120,6 +120,27 @@ def test_the_command_adds_a_rulebook_and_keeps_the_others(
     assert "already solved" in capsys.readouterr().err
 
 
+def test_a_run_keeps_what_another_run_saved_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two runs at once (say, a long solve and a short one): each adds its record to the file
+    as it is on disk when it saves, so neither loses the other's."""
+    root = _project(tmp_path)
+    output = root / "results" / "full-games.json"
+    solve_one = full_games.solve_full_game
+
+    def meanwhile(vid: str, *args: Any, **kwargs: Any) -> FullGame:
+        if vid == "fixture-game":  # while it solves, another run saves fixture-child
+            assert main(["--root", str(root), "full-games", "fixture-child"]) == 0
+        return solve_one(vid, *args, **kwargs)
+
+    monkeypatch.setattr(full_games, "solve_full_game", meanwhile)
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    saved = full_games.read_results(output)
+    assert saved is not None and set(saved["solved"]) == {"fixture-game", "fixture-child"}
+    assert saved["pending"] == {}
+
+
 def test_a_stale_record_is_shown_as_not_yet_solved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

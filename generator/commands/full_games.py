@@ -2,7 +2,8 @@
 
 Each rulebook named is solved exactly with its own number of pieces a side
 (generator/sim/full_games.py) and its record saved at once, with the command, commit, date
-and machine that computed it; a later run adds rulebooks without redoing the others. Solves
+and machine that computed it; a later run adds rulebooks without redoing the others, and
+runs at the same time each add theirs to what is on disk when they save. Solves
 are checkpointed under .cache/solve, so a killed run resumes from its last finished layer.
 Rulebooks playing the same game are solved once. Every simulated rulebook without a current
 record is listed as pending with its size, counted beforehand (a few minutes the first time:
@@ -105,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
                 log(f"{vid}: {error}")
                 status = 2
                 continue
+        # Another run may have saved records while this one solved: add to what is on disk.
+        results = fg.read_results(output) or results
         results["solved"][vid] = record.as_dict()
         fg.refresh_pending(results, games, limit, log)
         fg.write_results(output, results)
@@ -115,5 +118,6 @@ def run(args: argparse.Namespace) -> int:
         + ["--again"] * args.again
         + (["--max-memory-gb", f"{args.max_memory_gb:g}"] if args.max_memory_gb != 20 else [])
     )
+    results = fg.read_results(output) or results
     publish(args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary)
     return status
