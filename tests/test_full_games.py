@@ -141,6 +141,21 @@ def test_a_run_keeps_what_another_run_saved_meanwhile(
     assert saved["pending"] == {}
 
 
+def test_a_record_names_the_commit_its_solve_started_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long solve's record names the checkout as it was when the solve started, not as it
+    is when the solve ends (the checkout may move on meanwhile)."""
+    from generator.commands import full_games as command
+    from generator.sim import results_files
+
+    at_start = command._provenance_at_start(ROOT, "ur-variants full-games x")
+    monkeypatch.setattr(
+        results_files, "provenance", lambda *args: pytest.fail("asked again at the end")
+    )
+    record = at_start(12.34)
+    assert record["command"] == "ur-variants full-games x" and record["wall_seconds"] == 12.3
+    assert record["commit"] and record["date"]
+
+
 def test_a_stale_record_is_shown_as_not_yet_solved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,13 +14,17 @@ brought up to date. Seven pieces on Bell's route: 137,870,097 positions, under 2
 from __future__ import annotations
 
 import argparse
-import functools
 import shlex
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ORDER = 46
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report, unknown_variants
     from generator.sim import full_games as fg
-    from generator.sim.results_files import provenance, publish
+    from generator.sim.results_files import publish
     from generator.sim.solve import SolveRefused
 
     catalog = load_or_report(args.root)
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
                 record = fg.solve_full_game(
                     vid,
                     games[vid],
-                    provenance=functools.partial(provenance, args.root, command),
+                    provenance=_provenance_at_start(args.root, command),
                     cache_dir=args.root / ".cache" / "solve",
                     max_memory_bytes=limit,
                     progress=(lambda line: log(f"  {line}")) if args.progress else None,
@@ -121,3 +125,12 @@ def run(args: argparse.Namespace) -> int:
     results = fg.read_results(output) or results
     publish(args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary)
     return status
+
+
+def _provenance_at_start(root: Path, command: str) -> Callable[[float], dict[str, Any]]:
+    """Who computed a record: the commit and date when its solve started (the checkout may
+    move on during a long solve), with the solve's wall time filled in at the end."""
+    from generator.sim.results_files import provenance
+
+    at_start = provenance(root, command, 0.0)
+    return lambda seconds: {**at_start, "wall_seconds": round(seconds, 1)}

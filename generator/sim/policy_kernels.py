@@ -16,19 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from generator.sim.solve_kernels import WIN
-
-
-@njit(cache=True)
-def _seen(option: int, values: np.ndarray, opposite: np.ndarray) -> float:
-    """What an option is worth to the mover: ``1`` for a win, the target's value in
-    ``values`` when the mover throws again, else one minus its value in ``opposite``."""
-    if option == WIN:
-        return 1.0
-    target = option >> 1
-    if option & 1:
-        return float(values[target])
-    return 1.0 - float(opposite[target])
+from generator.sim.solve_kernels import WIN, option_worth
 
 
 @njit(cache=True)
@@ -74,12 +62,12 @@ def iterate_random_play(
                 ahead = 0.0
                 for o in range(n):
                     option = options[row, o]
-                    random += p * _seen(option, both, both) / n
-                    theirs += p * _seen(option, against, fixed) / n
+                    random += p * option_worth(option, both, both) / n
+                    theirs += p * option_worth(option, against, fixed) / n
                     if option != WIN:
                         ahead += lengths[option >> 1]
                 length += p * ahead / n
-                mine += p * _seen(chosen[row], fixed, against)
+                mine += p * option_worth(chosen[row], fixed, against)
             s = base + a
             change = max(change, abs(random - both[s]), abs(mine - fixed[s]))
             change = max(change, abs(theirs - against[s]))

@@ -168,13 +168,16 @@ def build_transitions(
 
 
 @njit(cache=True)
-def _option_value(option: int, values: np.ndarray) -> float:
+def option_worth(option: int, values: np.ndarray, opposite: np.ndarray) -> float:
+    """What an option is worth to the mover: ``1`` for a win, the target's value in
+    ``values`` when the mover throws again, else one minus its value in ``opposite`` (the
+    same table in a solve; the other player's under policy evaluation)."""
     if option == WIN:
         return 1.0
     target = option >> 1
     if option & 1:
         return float(values[target])
-    return 1.0 - float(values[target])
+    return 1.0 - float(opposite[target])
 
 
 @njit(cache=True)
@@ -201,7 +204,7 @@ def iterate_values(
                 row = a * throws + t
                 best = -1.0
                 for o in range(counts[row]):
-                    value = _option_value(options[row, o], values)
+                    value = option_worth(options[row, o], values, values)
                     if value > best:
                         best = value
                 total += probs[t] * best
@@ -235,7 +238,7 @@ def choose_policy(
         best = -1.0
         pick = options[row, 0]
         for o in range(counts[row]):
-            value = _option_value(options[row, o], values)
+            value = option_worth(options[row, o], values, values)
             if levels > 0:
                 value = np.floor(value * levels + 0.5)
             if value > best or (last and value == best):
