@@ -21,7 +21,7 @@ from generator.sim.fast import (
     header,
     legal_moves,
 )
-from generator.sim.policy_kernels import _seen
+from generator.sim.solve_kernels import option_worth
 from generator.sim.solve_moves import load_state
 
 
@@ -126,8 +126,8 @@ def iterate_pair(
             y = 0.0
             for t in range(throws):
                 row = a * throws + t
-                x += probs[t] * _seen(first[row], one, two)
-                y += probs[t] * _seen(second[row], two, one)
+                x += probs[t] * option_worth(first[row], one, two)
+                y += probs[t] * option_worth(second[row], two, one)
             s = base + a
             change = max(change, abs(x - one[s]), abs(y - two[s]))
             one[s] = x
