@@ -118,6 +118,11 @@ def test_the_command_adds_a_rulebook_and_keeps_the_others(
     assert second["command"] == "ur-variants full-games fixture-child"
     assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
     assert "already solved" in capsys.readouterr().err
+    del second["solved"]["fixture-child"]
+    full_games.write_results(output, second)
+    assert main(["--root", str(root), "full-games"]) == 0  # the pending list brought up to date
+    third = full_games.read_results(output)
+    assert third is not None and set(third["pending"]) == {"fixture-child"}
 
 
 def test_a_run_keeps_what_another_run_saved_meanwhile(

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 status = 2
                 continue
         # Another run may have saved records while this one solved: add to what is on disk.
-        results = fg.read_results(output) or results
+        results = fg.with_saved(results, fg.read_results(output))
         results["solved"][vid] = record.as_dict()
         fg.refresh_pending(results, games, limit, log)
         fg.write_results(output, results)
@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         + ["--again"] * args.again
         + (["--max-memory-gb", f"{args.max_memory_gb:g}"] if args.max_memory_gb != 20 else [])
     )
-    results = fg.read_results(output) or results
+    results = fg.with_saved(results, fg.read_results(output))
+    fg.refresh_pending(results, games, limit, log)
     publish(args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary)
     return status
 

@@ -257,6 +257,18 @@ def refresh_pending(
     results["memory_limit"] = limit
 
 
+def with_saved(results: dict[str, Any], saved: dict[str, Any] | None) -> dict[str, Any]:
+    """``results`` with the records another run saved meanwhile (``saved``, read from disk):
+    its solved records win, the sizes either counted are kept."""
+    if saved is None:
+        return results
+    return {
+        **results,
+        "solved": {**results["solved"], **saved["solved"]},
+        "pending": {**saved["pending"], **results["pending"]},
+    }
+
+
 def pending_order(results: dict[str, Any]) -> list[str]:
     """The pending rulebooks that fit, smallest first (each game once: its first rulebook)."""
     seen: set[str] = set()
