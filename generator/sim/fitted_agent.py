@@ -133,31 +133,21 @@ def fit(rules: Rules) -> Fit:
     from generator.sim import fitted_kernels as fk
     from generator.sim import policy_kernels as pk
     from generator.sim import solve_kernels as kernels
-    from generator.sim.policy_eval import TOLERANCE, _engine_moves, _warm_up
-    from generator.sim.solve import LENGTH_TOLERANCE, MAX_SWEEPS, _kernel_arguments, _layer_states
-    from generator.sim.solve_space import enumerate_configurations, geometry, state_index
+    from generator.sim.policy_eval import TOLERANCE, warm_up
+    from generator.sim.solve import LENGTH_TOLERANCE, MAX_SWEEPS
+    from generator.sim.solve_small import small_game
+    from generator.sim.solve_space import state_index
 
-    _warm_up(rules)
+    warm_up(rules)
     began = time.process_time()
-    geo = _engine_moves(geometry(rules), rules)
-    configs = enumerate_configurations(rules, geo)
-    layer_of = kernels.classify_states(
-        configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
-    )
-    layers = [m for m in reversed(_layer_states(layer_of, configs, rules.pieces)) if m.size]
-    states = sum(int(m.size) for m in layers)
-    dense = np.full(layer_of.shape[0], -1, dtype=np.int32)
+    game = small_game(rules)
+    geo, configs, states = game.geometry, game.configurations, game.states
     perfect = np.full(states, 0.5)
     X = np.empty((states, len(feature_names(rules))))
     probs, throws = geo.throw_probs, int(geo.throw_values.shape[0])
-    stored = []
-    base = 0
-    for members in layers:
-        size = int(members.size)
-        dense[members] = np.arange(base, base + size, dtype=np.int32)
-        options, counts = kernels.build_transitions(
-            members, *_kernel_arguments(geo, configs, dense)
-        )
+    layers = []
+    for layer in game.sweep():
+        base, size, options, counts = layer.base, layer.size, layer.options, layer.counts
         _converged(
             kernels.iterate_values(
                 base, size, options, counts, probs, perfect, TOLERANCE, MAX_SWEEPS
@@ -165,10 +155,9 @@ def fit(rules: Rules) -> Fit:
         )
         best = kernels.choose_policy(size, options, counts, throws, perfect, 0, False)
         fk.state_features(
-            members, configs.table, geo.piece_of_slot, geo.packed, X[base : base + size]
+            layer.members, configs.table, geo.piece_of_slot, geo.packed, X[base : base + size]
         )
-        stored.append((base, members, options, counts, best))
-        base += size
+        layers.append((layer, best))
     weights = np.linalg.lstsq(X, perfect, rcond=None)[0]
     residual = X @ weights - perfect
     W = np.asarray(weights, dtype=np.float64)
@@ -176,10 +165,10 @@ def fit(rules: Rules) -> Fit:
     against_random[:, 1] = 0.0
     against_perfect = np.full((2, states), 0.5)
     tolerances = np.array([TOLERANCE, LENGTH_TOLERANCE])
-    for base, members, options, counts, best in stored:
-        size = int(members.size)
+    for layer, best in layers:
+        base, size, options, counts = layer.base, layer.size, layer.options, layer.counts
         mine = fk.fitted_policy(
-            members,
+            layer.members,
             configs.table,
             geo.piece_of_slot,
             geo.packed,
@@ -199,7 +188,7 @@ def fit(rules: Rules) -> Fit:
         _converged(
             fk.iterate_pair(base, size, mine, best, probs, against_perfect, TOLERANCE, MAX_SWEEPS)
         )
-    start = int(dense[state_index(geo, configs, start_position(rules))])
+    start = int(game.dense[state_index(geo, configs, start_position(rules))])
     return Fit(
         pieces=rules.pieces,
         states=states,
