@@ -17,10 +17,12 @@ from the data alone:
    values: a one-ply expectimax (:func:`generator.sim.fast.fitted_score`), at the kernel's
    speed. Of equal moves it plays the first, so it is one fixed policy.
 3. **Check, exactly.** At the fitted piece count the agent's own policy is evaluated exactly
-   (no sampling) against a random player and against perfect play, from both seats, beside
-   the perfect player's own figures (:class:`Fit`). At full size it is measured against random
-   like every agent (:mod:`generator.sim.agent_check`), and stands for skill only where it
-   clears the same bar.
+   (no sampling) against a random player and against perfect play, from both seats
+   (:class:`Fit`); perfect play's own figures there are the exact evaluation's
+   (:mod:`generator.sim.policy_eval`, committed in ``results/exact-effects.json``), not
+   repeated here. At full size it is measured against random like every agent
+   (:mod:`generator.sim.agent_check`), and stands for skill only where it clears the same
+   bar.
 
 Fits are cached as JSON under ``.cache/fitted`` keyed by the rules' content. Fitting every
 rulebook takes minutes, so the fits the site plays are committed in
@@ -78,22 +80,14 @@ class Fit:
     r_squared: float
     fitted_first_v_random: float
     fitted_second_v_random: float
-    perfect_first_v_random: float
-    perfect_second_v_random: float
     fitted_first_v_perfect: float
     fitted_second_v_perfect: float
-    perfect_first: float
-    """The first player's chance when both play perfectly."""
     cpu_seconds: float
 
     @property
     def fitted_v_random(self) -> float:
         """The fitted agent's chance against random, seats drawn evenly."""
         return (self.fitted_first_v_random + self.fitted_second_v_random) / 2
-
-    @property
-    def perfect_v_random(self) -> float:
-        return (self.perfect_first_v_random + self.perfect_second_v_random) / 2
 
     @property
     def fitted_v_perfect(self) -> float:
@@ -161,8 +155,10 @@ def fit(rules: Rules) -> Fit:
     weights = np.linalg.lstsq(X, perfect, rcond=None)[0]
     residual = X @ weights - perfect
     W = np.asarray(weights, dtype=np.float64)
-    against_random = np.full((2, 4, states), 0.5)
-    against_random[:, 1] = 0.0
+    # The fitted agent against random (policy_kernels' four tables: random v random, its
+    # lengths, the agent v random, random v the agent), and against perfect play.
+    against_random = np.full((4, states), 0.5)
+    against_random[1] = 0.0
     against_perfect = np.full((2, states), 0.5)
     tolerances = np.array([TOLERANCE, LENGTH_TOLERANCE])
     for layer, best in layers:
@@ -179,12 +175,11 @@ def fit(rules: Rules) -> Fit:
         )
         if (mine == -2).any():
             raise AssertionError(f"{rules.variant}: the kernel and the transitions disagree")
-        for table, policy in zip(against_random, (mine, best), strict=True):
-            _converged(
-                pk.iterate_random_play(
-                    base, size, options, counts, policy, probs, table, tolerances, MAX_SWEEPS
-                )
+        _converged(
+            pk.iterate_random_play(
+                base, size, options, counts, mine, probs, against_random, tolerances, MAX_SWEEPS
             )
+        )
         _converged(
             fk.iterate_pair(base, size, mine, best, probs, against_perfect, TOLERANCE, MAX_SWEEPS)
         )
@@ -195,13 +190,10 @@ def fit(rules: Rules) -> Fit:
         weights=[float(w) for w in weights],
         rms_error=float(np.sqrt(np.mean(residual**2))),
         r_squared=float(1 - np.sum(residual**2) / np.sum((perfect - perfect.mean()) ** 2)),
-        fitted_first_v_random=float(against_random[0, 2, start]),
-        fitted_second_v_random=float(1 - against_random[0, 3, start]),
-        perfect_first_v_random=float(against_random[1, 2, start]),
-        perfect_second_v_random=float(1 - against_random[1, 3, start]),
+        fitted_first_v_random=float(against_random[2, start]),
+        fitted_second_v_random=float(1 - against_random[3, start]),
         fitted_first_v_perfect=float(against_perfect[0, start]),
         fitted_second_v_perfect=float(1 - against_perfect[1, start]),
-        perfect_first=float(perfect[start]),
         cpu_seconds=time.process_time() - began,
     )
 
