@@ -156,6 +156,35 @@ def citing_rulings(ctx: SiteContext, source: Source) -> list[Ruling]:
     return [r for r in ctx.rulings.values() if any(c.source == source.id for c in r.sources)]
 
 
+NOT_SEEN = "Not seen by this edition."
+"""What a bibliography entry says, once, of a source this edition could not check itself."""
+EXACT_VERSIONS = "the machine-readable citations give each exactly"
+
+
+def version_words(source: Source) -> str | None:
+    """Which version of ``source`` was quoted, in words: "Quoted as of file version 1.3.10."
+    A version recorded only by its commit is named as fixed, never by its hash (the citations
+    and each rulebook's JSON carry the hash)."""
+    versions = source.versions
+    if not versions:
+        return None
+    if len(versions) == 1 and versions[0].match is None:
+        said = versions[0].words()
+        return (
+            f"Quoted as of {said}." if said else f"Quoted at one fixed version; {EXACT_VERSIONS}."
+        )
+    named = [f"{v.match}, as of {v.words()}" for v in versions if v.words()]
+    fixed = [v.match or "" for v in versions if not v.words()]
+    parts = []
+    if named:
+        parts.append("Quoted " + "; ".join(named) + ".")
+    if fixed:
+        parts.append(
+            "Quoted at one fixed version each: " + "; ".join(fixed) + f" ({EXACT_VERSIONS})."
+        )
+    return " ".join(parts)
+
+
 def sources_page(ctx: SiteContext) -> dict[str, str]:
     page = "sources/index.md"
     open_rulings = [r for r in ctx.rulings.values() if r.evidence in OPEN_EVIDENCE]
@@ -187,6 +216,8 @@ def sources_page(ctx: SiteContext) -> dict[str, str]:
         prose=ctx.prose(page),
         target=ctx.ruling_target,
         words=ctx.words,
+        version_words=version_words,
+        not_seen=NOT_SEEN,
     )
     return {page: text}
 

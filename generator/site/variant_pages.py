@@ -10,7 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.engine.rules import compile_rules
-from generator.model.variant import Evidence, Question, Ruling
+from generator.model.variant import Citation, Evidence, Question, Ruling
 from generator.site.board import MovePath, board_svg, route_description, square_names
 from generator.site.compare_pages import others_say
 from generator.site.context import (
@@ -299,9 +299,16 @@ def export_path(variant_id: str) -> str:
     return f"variants/{variant_id}.json"
 
 
+def _version(ctx: SiteContext, citation: Citation) -> dict[str, str | None] | None:
+    """The exact version of the source quoted at this place, where one is recorded."""
+    version = ctx.catalog.sources[citation.source].version_of(citation.locator)
+    return version.export() if version else None
+
+
 def machine_export(ctx: SiteContext, variant_id: str) -> str:
     """The rulebook as machine values: every ruling in force (inherited ones included) with its
-    question, value, evidence and the rulebook that states it. The pages show these in words."""
+    question, value, evidence, the rulebook that states it and the places quoted with the exact
+    version of each source where recorded. The pages show these in words."""
     resolved = ctx.resolved[variant_id]
     variant = resolved.variant
     document = {
@@ -318,6 +325,14 @@ def machine_export(ctx: SiteContext, variant_id: str) -> str:
                 "evidence": ruling.evidence.value,
                 "stated_in": ruling.variant,
                 "text": " ".join(ruling.text.split()),
+                "sources": [
+                    {
+                        "source": citation.source,
+                        "locator": citation.locator,
+                        "version": _version(ctx, citation),
+                    }
+                    for citation in ruling.sources
+                ],
             }
             for qid, ruling in resolved.rulings.items()
         ],
