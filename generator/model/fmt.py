@@ -74,8 +74,7 @@ def _dash(match: re.Match[str]) -> str:
 
 def _typeset(mapping: dict[str, Any]) -> dict[str, Any]:
     return {
-        k: en_dashes(v) if k in PROSE_KEYS and isinstance(v, str) else v
-        for k, v in mapping.items()
+        k: en_dashes(v) if k in PROSE_KEYS and isinstance(v, str) else v for k, v in mapping.items()
     }
 
 

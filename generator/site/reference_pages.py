@@ -158,30 +158,25 @@ def citing_rulings(ctx: SiteContext, source: Source) -> list[Ruling]:
 
 NOT_SEEN = "Not seen by this edition."
 """What a bibliography entry says, once, of a source this edition could not check itself."""
-EXACT_VERSIONS = "the machine-readable citations give each exactly"
 
 
 def version_words(source: Source) -> str | None:
     """Which version of ``source`` was quoted, in words: "Quoted as of file version 1.3.10."
-    A version recorded only by its commit is named as fixed, never by its hash (the citations
-    and each rulebook's JSON carry the hash)."""
+    A version recorded only by its commit is named as fixed, never by its hash (the citation
+    files and each rulebook's JSON carry the hash; the page says so after this sentence)."""
     versions = source.versions
     if not versions:
         return None
     if len(versions) == 1 and versions[0].match is None:
         said = versions[0].words()
-        return (
-            f"Quoted as of {said}." if said else f"Quoted at one fixed version; {EXACT_VERSIONS}."
-        )
+        return f"Quoted as of {said}." if said else "Quoted at one fixed version."
     named = [f"{v.match}, as of {v.words()}" for v in versions if v.words()]
     fixed = [v.match or "" for v in versions if not v.words()]
     parts = []
     if named:
         parts.append("Quoted " + "; ".join(named) + ".")
     if fixed:
-        parts.append(
-            "Quoted at one fixed version each: " + "; ".join(fixed) + f" ({EXACT_VERSIONS})."
-        )
+        parts.append("Quoted at one fixed version each: " + "; ".join(fixed) + ".")
     return " ".join(parts)
 
 
