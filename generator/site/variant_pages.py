@@ -98,16 +98,23 @@ class Departure:
     anchor: str
 
 
+NO_STEP = "does-not-arise"
+"""An answer saying its question does not arise in this rulebook (no throw earns another throw,
+so none can be earned without a move): no step of play. How to play leaves it out, as it would
+only repeat the sentence before it; the rules below still give it."""
+
+
 def how_to_play(ctx: SiteContext, variant_id: str) -> list[PlayStep]:
     """The rulebook in a screenful: its rulings in words, grouped in the order of a game
-    (the groups are data: ``how_to_play`` in the vocabulary)."""
+    (the groups are data: ``how_to_play`` in the vocabulary), less the questions that do not
+    arise (:data:`NO_STEP`)."""
     sections = {s.question.id: s for s in rule_sections(ctx, variant_id)}
     steps = []
     for group in ctx.words.data["how_to_play"]:
         sentences = tuple(
             (ctx.describe(sections[q].ruling) + ".", sections[q].anchor)
             for q in group["questions"]
-            if q in sections
+            if q in sections and sections[q].ruling.value != NO_STEP
         )
         if sentences:
             steps.append(PlayStep(group["title"], sentences))
