@@ -106,6 +106,26 @@ def test_each_ruling_heading_carries_its_id_once(catalog: Catalog, files: dict[s
         assert markdown.count(f"{{ #{ruling.id} }}") == 1, ruling.id
 
 
+def test_each_ruling_says_what_the_others_say_once_outside_its_folded_evidence(
+    files: dict[str, str],
+) -> None:
+    """Issue 12: the "Others say" line stood above the evidence and again inside it. It is
+    shown once per question, unfolded, naming the rulebooks that differ and how."""
+    for name in ("variants/fixture-child.md", "variants/fixture-game.md"):
+        page = files[name]
+        sections = page.split("\n### ")[1:]
+        said = [s for s in sections if "*Others say:*" in s]
+        assert said, name
+        for section in said:
+            assert section.count("*Others say:*") == 1, section[:80]
+            folded = section.split("<details", 1)[1] if "<details" in section else ""
+            assert "*Others say:*" not in folded, section[:80]
+        differing = [s for s in said if "rule the same;" in s]
+        assert differing, name
+        for section in differing:
+            assert "../compare/" in section.split("*Others say:*", 1)[1].split("\n", 1)[0]
+
+
 def test_inherited_rulings_link_to_the_parent(files: dict[str, str]) -> None:
     child = files["variants/fixture-child.md"]
     assert "fixture-game.md#fx-dice" in child
