@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import VARIANTS, repository_catalog
+from conftest import ROOT, VARIANTS, repository_catalog
 
 from generator.model.references import Reference, malformed, pieces
 from generator.site.context import SiteContext
@@ -18,11 +18,12 @@ from generator.site.variant_pages import NO_STEP, how_to_play, rule_sections
     ("count", "text"),
     [
         (0, "0 bytes"),
-        (1023, "1023 bytes"),
+        (1023, "1,023 bytes"),
         (1024, "1.0 KiB"),
         (40_000, "39 KiB"),
         (3 * 2**20, "3.0 MiB"),
         (int(3.3 * 2**30), "3.3 GiB"),
+        (int(3740.4 * 2**30), "3,740 GiB"),
     ],
 )
 def test_binary_size(count: int, text: str) -> None:
@@ -54,6 +55,46 @@ def test_figures_carry_a_true_minus_and_ranges_an_en_dash() -> None:
     # Signed ends would put a sign against the dash: the range says "to".
     assert figure_range("%+.1f", -2.1, 1.9) == "\u22122.1 to +1.9"
     assert "-" not in figure_range("%.1f", -3, -1)
+
+
+@pytest.mark.parametrize(
+    ("form", "value", "text"),
+    [
+        ("%.0f", 3982.2, "3,982"),
+        ("%d", 40_000, "40,000"),
+        ("%d", 2321.9, "2,321"),
+        ("%d", 999, "999"),
+        ("%.1f", 1467.54, "1,467.5"),
+        ("%+.1f", -1234.5, "\u22121,234.5"),
+        ("%.2f", 0.5, "0.50"),
+    ],
+)
+def test_figures_from_a_thousand_carry_a_thousands_separator(
+    form: str, value: float, text: str
+) -> None:
+    assert figure(form, value) == text
+
+
+def test_a_figure_form_outside_the_printf_subset_is_refused() -> None:
+    with pytest.raises(ValueError, match="figure form '%s'"):
+        figure("%s", 3)
+
+
+RAW_NUMBER_FORMATS = ("| int }}", '"{:,}".format', '"{:,.0f}".format', '" | format(')
+
+
+def test_templates_format_every_figure_through_figure() -> None:
+    """A reader sees numbers formatted one way (issue 12): templates call ``figure`` rather
+    than Jinja's ``int``/``format`` or ``str.format``, which differ on thousands separators."""
+    templates = ROOT / "generator" / "site" / "templates"
+    raw = [
+        f"{path.name}:{number}: {form}"
+        for path in sorted(templates.glob("*.j2"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for form in RAW_NUMBER_FORMATS
+        if form in line
+    ]
+    assert raw == []
 
 
 def test_a_link_in_prose_is_read_as_its_id_and_words() -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.sim.full_games import FullGame, Pending, Status, groups
+from generator.site.render import figure
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def duration_words(seconds: float) -> str:
         return f"{seconds:.0f} second{'s' if round(seconds) != 1 else ''}"
     if seconds < 90 * 60:
         return f"{seconds / 60:.0f} minutes"
-    return f"{seconds / 3600:.1f} hours"
+    return f"{figure('%.1f', seconds / 3600)} hours"
 
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}

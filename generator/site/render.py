@@ -148,13 +148,28 @@ EN_DASH = "\u2013"
 """Between the ends of a range of figures."""
 
 
+_FORM = re.compile(r"%(\+?)(\.\d+)?([df])")
+"""The printf-style forms a figure may take: an optional sign, a precision, whole or fixed."""
+
+
 def figure(form: str, value: float) -> str:
-    """A number as readers see it: printf-style ``form`` (``"%+.1f"``) with a true minus sign.
+    """A number as readers see it: printf-style ``form`` (``"%+.1f"``, ``"%d"``) with a
+    thousands separator from 1,000 up and a true minus sign.
+
+    Every number on a reader page goes through here, so that "3,982 throws" and
+    "40,000 games" read alike (issue 12); ``%d`` drops any fraction, as printf does.
 
     >>> figure("%+.1f", -0.04), figure("%.1f", 2.5), figure("%+.2f", 0.5)
     ('\u22120.0', '2.5', '+0.50')
+    >>> figure("%.0f", 3982.2), figure("%d", 40000), figure("%d", 2321.9), figure("%.1f", -1467.5)
+    ('3,982', '40,000', '2,321', '\u22121,467.5')
     """
-    return (form % value).replace("-", MINUS)
+    parsed = _FORM.fullmatch(form)
+    if parsed is None:
+        raise ValueError(f"figure form {form!r}: use %d or %.Nf, with an optional + sign")
+    sign, precision, kind = parsed.groups()
+    number: float = int(value) if kind == "d" else value
+    return format(number, f"{sign},{precision or ''}{kind}").replace("-", MINUS)
 
 
 def figure_range(form: str, low: float, high: float) -> str:

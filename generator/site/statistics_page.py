@@ -21,7 +21,7 @@ from generator.site.charts import Interval, histogram_chart, interval_chart, lin
 from generator.site.context import SiteContext, variant_page
 from generator.site.equivalence import same_game_groups
 from generator.site.full_games_view import full_games_view
-from generator.site.render import environment, render
+from generator.site.render import environment, figure, render
 
 
 @dataclass
@@ -243,15 +243,16 @@ def same_value_series(
 
 
 def binary_size(count: int) -> str:
-    """``count`` bytes in the largest binary unit that keeps a leading digit: ``40 KiB``."""
-    value = float(count)
-    for unit in ("bytes", "KiB", "MiB"):
+    """``count`` bytes in the largest binary unit that keeps a leading digit: ``40 KiB``,
+    ``3,740 GiB`` (one decimal below 10, with the site's thousands separator above 1,000).
+    """
+    value, unit = float(count), "bytes"
+    for larger in ("KiB", "MiB", "GiB"):
         if value < 1024:
-            return (
-                f"{value:.0f} {unit}" if unit == "bytes" or value >= 10 else f"{value:.1f} {unit}"
-            )
-        value /= 1024
-    return f"{value:.1f} GiB"
+            break
+        value, unit = value / 1024, larger
+    form = "%.0f" if unit == "bytes" or value >= 10 else "%.1f"
+    return f"{figure(form, value)} {unit}"
 
 
 def percent(value: float, digits: int = 1) -> str:
