@@ -79,7 +79,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "size": binary_size,
         "skipped": suite.skipped if suite else [],
         "full": full,
-        "agents": agents,
+        "agent_scores": agents,
     }
     page = "statistics/index.md"
     figures.files[page] = render(
