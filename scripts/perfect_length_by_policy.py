@@ -28,63 +28,46 @@ from generator.engine.rules import compile_rules  # noqa: E402
 from generator.model.catalog import load_valid_catalog  # noqa: E402
 from generator.sim import solve as solver  # noqa: E402
 from generator.sim import solve_kernels as kernels  # noqa: E402
-from generator.sim.solve_space import enumerate_configurations, geometry, state_index  # noqa: E402
+from generator.sim.solve_small import small_game  # noqa: E402
+from generator.sim.solve_space import state_index  # noqa: E402
 
 POLICIES = (("exact, first", 0, False), ("exact, last", 0, True))
 POLICIES += (("16-bit, first", 65535, False), ("16-bit, last", 65535, True))
 
 
-def layer_of_size(geo: object, configs: object) -> int:
-    """How many state indices there are (perspectives * configurations squared)."""
-    return int(geo.perspectives * configs.count**2)  # type: ignore[attr-defined]
-
-
 def main(variant: str) -> int:
     rules = compile_rules(load_valid_catalog(ROOT / "variants").resolve(variant))
-    geo = geometry(rules)
     if not solver.solution_path(solver.DEFAULT_CACHE, rules).exists():
         print(f"no cached solution of {variant}; run ur-variants solve {variant} first")
         return 1
     solution = solver.solve(rules, max_memory_bytes=64 * 2**30)
-    configs = enumerate_configurations(rules, geo)
-    layer_of = kernels.classify_states(
-        configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
-    )
-    layers = solver._layer_states(layer_of, configs, rules.pieces)
-    del layer_of
     # The small-game kernels want each layer's ids contiguous, in sweep order: renumber.
-    dense = np.full(layer_of_size(geo, configs), -1, dtype=np.int32)
-    values = np.empty(solution.states)
-    base = 0
-    for members in reversed(layers):
-        dense[members] = np.arange(base, base + members.size, dtype=np.int32)
-        values[base : base + members.size] = solution.values[solution.ids_of(members)]
-        base += members.size
+    game = small_game(rules)
+    geo, configs = game.geometry, game.configurations
+    values = np.empty(game.states)
+    for members in game.layers:
+        values[game.dense[members]] = solution.values[solution.ids_of(members)]
     lengths = {name: np.zeros_like(values) for name, _, _ in POLICIES}
     throws = int(geo.throw_values.shape[0])
-    base = 0
-    for layer, members in reversed(list(enumerate(layers))):
-        size = int(members.size)
+    for layer in game.sweep():
         began = time.time()
-        options, counts = kernels.build_transitions(
-            members, *solver._kernel_arguments(geo, configs, dense)
-        )
         for name, levels, last in POLICIES:
-            chosen = kernels.choose_policy(size, options, counts, throws, values, levels, last)
-            kernels.mark_endless(base, size, chosen, lengths[name])
+            chosen = kernels.choose_policy(
+                layer.size, layer.options, layer.counts, throws, values, levels, last
+            )
+            kernels.mark_endless(layer.base, layer.size, chosen, lengths[name])
             kernels.iterate_lengths(
-                base,
-                size,
+                layer.base,
+                layer.size,
                 chosen,
                 geo.throw_probs,
                 lengths[name],
                 solver.LENGTH_TOLERANCE,
                 solver.MAX_SWEEPS,
             )
-        del options, counts
-        base += size
-        print(f"layer {layer}: {size:,} states in {time.time() - began:.0f} s", flush=True)
-    start = dense[state_index(geo, configs, start_position(rules))]
+        print(f"layer {layer.number}: {layer.size:,} states in {time.time() - began:.0f} s")
+        del layer  # its options: the next layer's are built before the loop sets it again
+    start = game.dense[state_index(geo, configs, start_position(rules))]
     for name in lengths:
         print(f"{variant} perfect game length, {name}: {lengths[name][start]:.6f} throws")
     return 0

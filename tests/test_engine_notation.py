@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 import pytest
 from conftest import play, rules_for, variant_ids
@@ -187,3 +188,18 @@ def test_moves_command_errors(
     assert code != 0
     assert expected in err, err
     assert out == ""
+
+
+@pytest.mark.parametrize("command", ["moves", "solve", "simulate", "full-games"])
+def test_commands_naming_rulebooks_refuse_an_unknown_id_or_a_broken_catalogue(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every command that names rulebooks checks them the same way before any work: an
+    unknown id exits 2 naming it, a catalogue that does not load exits 1."""
+    extra = ["start", "2"] if command == "moves" else []
+    assert main([command, "no-such-variant", *extra]) == 2
+    assert "unknown variant" in capsys.readouterr().err
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "broken.yml").write_text("id: [\n", encoding="utf-8")
+    assert main(["--root", str(tmp_path), command, "no-such-variant", *extra]) == 1
+    assert capsys.readouterr().err

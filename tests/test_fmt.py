@@ -1,7 +1,9 @@
 """Variant files and the bibliography are in canonical layout, and the layout is lossless.
 
 Canonical: ``generator.model.fmt.canonical_text`` of the parsed file equals the file's text.
-Lossless: formatting never changes the data, and formatting twice changes nothing more.
+Lossless: formatting never changes the data, and formatting twice changes nothing more; the
+one exception is typographic (a page range in the edition's own words takes an en dash), and it
+never touches a quote.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from conftest import VARIANTS, variant_ids
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.model.fmt import canonical_text
+from generator.model.fmt import PROSE_KEYS, canonical_text, en_dashes
 
 FORMATTED = ["sources.yml", *(f"{v}.yml" for v in variant_ids())]
 
@@ -89,5 +91,31 @@ def test_fmt_round_trips_any_values(extra: dict[str, Any]) -> None:
     data = _variant_like(extra)
     path = Path("variants/example.yml")
     once = canonical_text(path, data)
-    assert yaml.safe_load(once) == data
+    typeset = {
+        k: en_dashes(v) if k in PROSE_KEYS and isinstance(v, str) else v for k, v in extra.items()
+    }
+    assert yaml.safe_load(once) == _variant_like(typeset)
     assert canonical_text(path, yaml.safe_load(once)) == once
+
+
+def test_page_ranges_take_an_en_dash_but_quotes_stay_as_printed() -> None:
+    citation = {
+        "source": "seed-000",
+        "locator": "Pp. 22-23 and 27",
+        "quote": "see pp. 22-23",
+        "translation": "pages 4-5",
+    }
+    ruling = {"id": "x-pieces", "text": "As p. 4-5 say.", "note": 'Cited as "Murray 1951: 20-21".'}
+    data = {
+        "id": "x",
+        "summary": "Finkel 2007: 21-22.",
+        "rulings": [{**ruling, "sources": [citation]}],
+    }
+    done = yaml.safe_load(canonical_text(Path("variants/x.yml"), data))
+    assert done["summary"] == "Finkel 2007: 21\u201322."
+    assert done["rulings"][0]["text"] == "As p. 4\u20135 say."
+    assert done["rulings"][0]["note"] == ruling["note"]  # inside double quotes: as printed
+    cited = done["rulings"][0]["sources"][0]
+    assert cited["locator"] == "Pp. 22\u201323 and 27"
+    assert (cited["quote"], cited["translation"]) == ("see pp. 22-23", "pages 4-5")
+    assert en_dashes("rows 1-3, in 177-176 BC") == "rows 1-3, in 177-176 BC"

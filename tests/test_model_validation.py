@@ -170,6 +170,11 @@ def workspace(tmp_path: Path) -> Workspace:
     for name in ("sources.yml", "questions.yml", "equipment.yml"):
         shutil.copy(VARIANTS / name, folder / name)
     shutil.copytree(VARIANTS / "seeds", folder / "seeds")
+    # A version that covers named places needs a citation there; the fixture cites none.
+    sources = yaml.safe_load((folder / "sources.yml").read_text(encoding="utf-8"))
+    for source in sources["sources"]:
+        source.pop("versions", None)
+    (folder / "sources.yml").write_text(yaml.safe_dump(sources, sort_keys=False), encoding="utf-8")
     space = Workspace(tmp_path)
     space.write("fx.yml", fixture_variant("fx", "fx"))
     space.write("fx-child.yml", fixture_variant("fx-child", "fxc", derives_from="fx"))

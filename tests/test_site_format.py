@@ -11,6 +11,7 @@ from generator.site.edition import load_editions
 from generator.site.edition_pages import value_in_words
 from generator.site.render import figure, figure_range, title_text
 from generator.site.statistics_page import binary_size, same_value_series
+from generator.site.variant_pages import NO_STEP, how_to_play, rule_sections
 
 
 @pytest.mark.parametrize(
@@ -89,3 +90,15 @@ def test_a_recorded_value_reads_as_words_on_the_changes_page() -> None:
     dice = value_in_words(ctx, "bell-dice", '"selchow-righter-three"')
     assert dice is not None and "selchow-righter-three" not in dice
     assert value_in_words(ctx, "no-such-ruling", "7") is None
+
+
+def test_how_to_play_leaves_out_a_question_that_does_not_arise() -> None:
+    """RoyalUr.net's Finkel set earns no throw by a throw, so whether such a throw counts without
+    a move does not arise: the rules give that ruling, how to play does not repeat it."""
+    ctx = SiteContext(repository_catalog(), None, load_editions(VARIANTS))
+    ruling = ctx.resolved["royalur-finkel"].rulings["extra-throw-without-move"]
+    assert ruling.value == NO_STEP
+    anchors = [a for step in how_to_play(ctx, "royalur-finkel") for _, a in step.sentences]
+    sections = [s.anchor for s in rule_sections(ctx, "royalur-finkel")]
+    assert ruling.id in sections and ruling.id not in anchors
+    assert set(anchors) <= set(sections)

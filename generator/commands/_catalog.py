@@ -51,6 +51,18 @@ def unknown_variants(catalog: Catalog, wanted: Sequence[str]) -> str | None:
     return f"unknown variant(s) {', '.join(unknown)}; known: {known}"
 
 
+def load_named(root: Path, wanted: Sequence[str]) -> Catalog | int:
+    """The catalogue, when it loads and holds every id in ``wanted``; else, after printing
+    why, the exit status: ``1`` for a catalogue that does not load, ``2`` for an unknown id."""
+    catalog = load_or_report(root)
+    if catalog is None:
+        return 1
+    if problem := unknown_variants(catalog, wanted):
+        print(problem, file=sys.stderr)
+        return 2
+    return catalog
+
+
 def parse_changes(texts: Sequence[str]) -> list[Change] | str:
     """The ``--set`` changes, or the message saying which one is malformed."""
     from generator.sim.variation import parse_change

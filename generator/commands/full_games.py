@@ -53,17 +53,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator.commands._catalog import load_or_report, unknown_variants
+    from generator.commands._catalog import load_named
     from generator.sim import full_games as fg
     from generator.sim.results_files import publish
     from generator.sim.solve import SolveRefused
 
-    catalog = load_or_report(args.root)
-    if catalog is None:
-        return 1
-    if problem := unknown_variants(catalog, args.variant):
-        print(problem, file=sys.stderr)
-        return 2
+    catalog = load_named(args.root, args.variant)
+    if isinstance(catalog, int):
+        return catalog
     games = fg.full_games(catalog)
     if not_simulated := [vid for vid in args.variant if vid not in games]:
         print(

@@ -20,17 +20,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator.commands._catalog import load_or_report, unknown_variants
+    from generator.commands._catalog import load_named
     from generator.engine.moves import successors, winner
     from generator.engine.position import format_position, parse_position, start_position
     from generator.engine.rules import compile_rules
 
-    catalog = load_or_report(args.root)
-    if catalog is None:
-        return 1
-    if problem := unknown_variants(catalog, [args.variant]):
-        print(problem, file=sys.stderr)
-        return 2
+    catalog = load_named(args.root, [args.variant])
+    if isinstance(catalog, int):
+        return catalog
     rules = compile_rules(catalog.resolve(args.variant))
     throws = [t for t, _ in rules.throws]
     if args.throw not in throws:

@@ -59,9 +59,8 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.commands._catalog import (
         changed_variant,
-        load_or_report,
+        load_named,
         parse_changes,
-        unknown_variants,
     )
     from generator.sim.agents import NoSolution, UnknownAgent, check_agent_name, exact_solution
     from generator.sim.records import DEFAULT_SEED, RecordSpec, simulate
@@ -76,12 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if len(agents) != 2:
         print("--agents takes two agents separated by a comma, e.g. greedy,random", file=sys.stderr)
         return 2
-    catalog = load_or_report(args.root)
-    if catalog is None:
-        return 1
-    if problem := unknown_variants(catalog, args.variants):
-        print(problem, file=sys.stderr)
-        return 2
+    catalog = load_named(args.root, args.variants)
+    if isinstance(catalog, int):
+        return catalog
     changes = parse_changes(args.set)
     if isinstance(changes, str):
         print(changes, file=sys.stderr)

@@ -48,19 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import (
         changed_variant,
-        load_or_report,
+        load_named,
         parse_changes,
-        unknown_variants,
     )
     from generator.engine.rules import compile_rules
     from generator.sim.solve import SolveRefused, solve, with_pieces
 
-    catalog = load_or_report(args.root)
-    if catalog is None:
-        return 1
-    if problem := unknown_variants(catalog, args.variant):
-        print(problem, file=sys.stderr)
-        return 2
+    catalog = load_named(args.root, args.variant)
+    if isinstance(catalog, int):
+        return catalog
     changes = parse_changes(args.set)
     if isinstance(changes, str):
         print(changes, file=sys.stderr)

@@ -78,18 +78,21 @@ class ExactEffects:
         return grouped
 
     def fitted_rows(self, checked: dict[str, Any] | None) -> list[dict[str, Any]]:
-        """Per rulebook with a current fit: the fit (exact figures at its piece count) and, when
-        ``checked`` (the agents' check, :class:`generator.measure.agents.AgentScores`), the
-        fitted agent's full-size score against random and against the best simple agent."""
+        """Per rulebook with a current fit: the fit (exact figures at its piece count), perfect
+        play's exact figures at that piece count (``perfect``: from the exact effects, ``None``
+        where they do not hold it) and, when ``checked`` (the agents' check,
+        :class:`generator.measure.agents.AgentScores`), the fitted agent's full-size score
+        against random and against the best simple agent."""
         checked = checked or {"scores": {}, "fitted_v_best": {}}
         rows = []
-        for vid, fit in sorted(self.fits.items()):
+        for vid, entry in sorted(self.fits.items()):
+            fit = fitted_agent.Fit.from_dict({k: v for k, v in entry.items() if k != "variants"})
+            listed = self.rulebooks.get(vid, [])
             rows.append(
                 {
                     "variant": vid,
-                    "fit": fitted_agent.Fit.from_dict(
-                        {k: v for k, v in fit.items() if k != "variants"}
-                    ),
+                    "fit": fit,
+                    "perfect": next((f for f in listed if f.pieces == fit.pieces), None),
                     "v_random": checked["scores"].get(vid, {}).get(agent_check.FITTED),
                     "v_best": checked.get("fitted_v_best", {}).get(vid),
                 }

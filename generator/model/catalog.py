@@ -6,7 +6,9 @@ Loading never stops at the first problem: every problem found is returned, each 
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +39,7 @@ from generator.model.variant import (
     Ruling,
     Source,
     SourceKind,
+    SourceVersion,
     Variant,
 )
 from generator.model.yamlsource import Document, Problem, YamlError, load_document
@@ -46,6 +49,10 @@ NOT_VARIANTS = (*DATA_FILES, "redirects.yml", "seed-sentences.yml", "editions.ym
 """Files in ``variants/`` that are not variant files (redirects.yml: renamed published ids;
 seed-sentences.yml: what each sentence of each seed page supports, checked by the tests;
 editions.yml: the site's editions and what each changed)."""
+
+
+HASH_IN_WORDS = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+"""A commit hash, full or abbreviated, where words are expected."""
 
 
 class CatalogError(Exception):
@@ -148,6 +155,7 @@ def load_catalog(root: Path, only: list[Path] | None = None) -> tuple[Catalog, l
         variant_problems = problems[len(shared_problems) :]
         return catalog, _dedupe(shared_problems) + _dedupe(_only(variant_problems, only))
     problems.extend(checks.check_catalog(catalog, variant_docs))
+    problems.extend(checks.check_source_versions(catalog, documents["sources.yml"], variant_docs))
     return catalog, _dedupe(_only(problems, only))
 
 
@@ -219,7 +227,48 @@ def _measure_problems(document: Document, catalog: Catalog) -> Iterator[Problem]
                 yield document.problem(("questions", i, "measure", j), f"measure: {message}")
 
 
+def _dates_as_text(document: Document) -> None:
+    """A version date written unquoted (``date: 2024-03-12``) reads as a date; the schema checks
+    its written form, the same either way."""
+    entries = document.data.get("sources") if isinstance(document.data, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        versions = entry.get("versions") if isinstance(entry, dict) else None
+        for version in versions if isinstance(versions, list) else []:
+            if isinstance(version, dict) and isinstance(version.get("date"), dt.date):
+                version["date"] = version["date"].isoformat()
+
+
+def _versions(
+    document: Document, where: tuple[str | int, ...], entries: list[dict[str, Any]]
+) -> Iterator[Problem | SourceVersion]:
+    """Each version of a source, or the problem with it: a date that is no day, a label that
+    prints a hash (readers get words), or several versions without ``match`` to tell them apart."""
+    for k, entry in enumerate(entries):
+        here = (*where, "versions", k)
+        day = None
+        if "date" in entry:
+            try:
+                day = dt.date.fromisoformat(entry["date"])
+            except ValueError:
+                yield document.problem((*here, "date"), f"date {entry['date']!r} is no day")
+                continue
+        label = entry.get("label")
+        if label and HASH_IN_WORDS.search(label):
+            yield document.problem(
+                (*here, "label"),
+                "the label is what readers see: name the version in words (file version 1.3.10,"
+                " release 2.1) and give the hash as commit",
+            )
+        if len(entries) > 1 and "match" not in entry:
+            yield document.problem(
+                here,
+                "a source with several versions needs match: <words of the locators each covers>",
+            )
+        yield SourceVersion(entry.get("match"), label, day, entry.get("commit"))
+
+
 def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:
+    _dates_as_text(document)
     found = schema.check(document, schema.SOURCES_SCHEMA)
     problems.extend(found)
     if found:
@@ -254,6 +303,12 @@ def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:
             problems.append(
                 document.problem(where, "give a url, a seed file, or a note on where it is")
             )
+        versions = []
+        for item in _versions(document, where, entry.get("versions", [])):
+            if isinstance(item, Problem):
+                problems.append(item)
+            else:
+                versions.append(item)
         sources[entry["id"]] = Source(
             entry["id"],
             entry["title"],
@@ -264,6 +319,8 @@ def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:
             seed,
             entry.get("url"),
             entry.get("note"),
+            tuple(versions),
+            entry.get("seen", True),
         )
     return sources
 

@@ -393,3 +393,36 @@ def check_catalog(catalog: Catalog, documents: dict[str, Document]) -> list[Prob
             continue
         problems.extend(_resolved_problems(catalog, variant, doc))
     return problems
+
+
+def check_source_versions(
+    catalog: Catalog, sources_doc: Document, documents: dict[str, Document]
+) -> Iterator[Problem]:
+    """Each citation quotes at most one recorded version of its source, and each version's
+    ``match`` names the place of at least one citation (a stale one records nothing)."""
+    used: set[tuple[str, int]] = set()
+    for variant_id, variant in catalog.variants.items():
+        doc = documents[variant_id]
+        cited = [(("rulings", i), r.sources) for i, r in enumerate(variant.rulings)]
+        cited += [(("claims", i), c.sources) for i, c in enumerate(variant.claims)]
+        for path, citations in cited:
+            for j, citation in enumerate(citations):
+                source = catalog.sources.get(citation.source)
+                if source is None:
+                    continue
+                covering = [k for k, v in enumerate(source.versions) if v.covers(citation.locator)]
+                used.update((source.id, k) for k in covering)
+                if len(covering) > 1:
+                    yield doc.problem(
+                        (*path, "sources", j, "locator"),
+                        f"this locator matches {len(covering)} versions of {source.id}"
+                        " in variants/sources.yml; make their match words tell them apart",
+                    )
+    for i, source in enumerate(catalog.sources.values()):
+        for k, version in enumerate(source.versions):
+            if version.match is not None and (source.id, k) not in used:
+                yield sources_doc.problem(
+                    ("sources", i, "versions", k, "match"),
+                    f"no citation of {source.id} has {version.match!r} in its locator;"
+                    " correct the match words or remove this version",
+                )

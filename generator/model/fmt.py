@@ -2,10 +2,14 @@
 
 ``ur-variants fmt`` rewrites files this way; the tests fail when a file is not canonical.
 Files are read and written as data, so comments are not kept: notes belong in ``note``.
+The one change to the data itself is typographic: a page range in the edition's own words
+(a title, note, locator, summary or ruling text) takes an en dash, "pp. 12–14", as readers
+expect; a quote, a translation and anything inside double quotes stay as the source prints them.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +29,57 @@ VARIANT_KEYS = (
 RULING_KEYS = ("id", "question", "value", "text", "evidence", "sources", "note")
 CLAIM_KEYS = ("id", "claim", "check", "reading", "sources", "note")
 CITATION_KEYS = ("source", "locator", "quote", "translation")
-SOURCE_KEYS = ("id", "title", "author", "year", "language", "kind", "seed", "url", "note")
+SOURCE_KEYS = (
+    "id",
+    "title",
+    "author",
+    "year",
+    "language",
+    "kind",
+    "seed",
+    "url",
+    "seen",
+    "versions",
+    "note",
+)
+VERSION_KEYS = ("match", "label", "date", "commit")
+
+
+PROSE_KEYS = frozenset({"title", "summary", "text", "note", "locator", "claim"})
+"""Keys whose text is the edition's own words (never a quote): typeset by :func:`en_dashes`."""
+PAGE_RANGE = re.compile(
+    r"(?P<lead>\b(?:[Pp]p?\.|pages?|[A-Z][A-Za-z'’]+ \d{4}:) ?)(?P<first>\d+)-(?P<last>\d+)\b"
+)
+"""A page range after "p.", "pp.", "pages" or an author-year citation ("Finkel 2007: 21-22")."""
+QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+
+
+def en_dashes(text: str) -> str:
+    """Page ranges with an en dash, except inside double quotes (quoted as printed).
+
+    >>> en_dashes('pp. 19-21; Ludii cites it as "Murray 1951: 20-21", and Finkel 2007: 21-22')
+    'pp. 19–21; Ludii cites it as "Murray 1951: 20-21", and Finkel 2007: 21–22'
+    """
+    parts = []
+    at = 0
+    for quoted in QUOTED.finditer(text):
+        parts += [PAGE_RANGE.sub(_dash, text[at : quoted.start()]), quoted.group()]
+        at = quoted.end()
+    return "".join([*parts, PAGE_RANGE.sub(_dash, text[at:])])
+
+
+def _dash(match: re.Match[str]) -> str:
+    return f"{match['lead']}{match['first']}\u2013{match['last']}"
+
+
+def _typeset(mapping: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: en_dashes(v) if k in PROSE_KEYS and isinstance(v, str) else v for k, v in mapping.items()
+    }
 
 
 def _ordered(mapping: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    mapping = _typeset(mapping)
     known = {k: mapping[k] for k in keys if k in mapping}
     extra = {k: v for k, v in mapping.items() if k not in keys}
     return {**known, **extra}
@@ -60,12 +111,23 @@ def canonical_variant(data: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _source(entry: dict[str, Any]) -> dict[str, Any]:
+    """A bibliography entry in key order, its versions too."""
+    versions = entry.get("versions")
+    if isinstance(versions, list):
+        entry = {
+            **entry,
+            "versions": [_ordered(v, VERSION_KEYS) if isinstance(v, dict) else v for v in versions],
+        }
+    return _ordered(entry, SOURCE_KEYS)
+
+
 def canonical_sources(data: dict[str, Any]) -> dict[str, Any]:
     """The bibliography in key order; entries that are not mappings are left as they are."""
     sources = data.get("sources", [])
     if not isinstance(sources, list):
         return _ordered(data, ("sources",))
-    ordered = [_ordered(s, SOURCE_KEYS) if isinstance(s, dict) else s for s in sources]
+    ordered = [_source(s) if isinstance(s, dict) else s for s in sources]
     return _ordered({**data, "sources": ordered}, ("sources",))
 
 

@@ -15,12 +15,17 @@ _ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$"
 _CELL_PATTERN = "^r[1-9][0-9]*c[1-9][0-9]*$"
 _LANGUAGE = "^[a-z]{2,3}$"
 _URL_PATTERN = r"^https?://[^\s<>\"]+$"
+_COMMIT_PATTERN = "^[0-9a-f]{40}$"
+"""A full git commit hash: an abbreviated one can become ambiguous as a repository grows."""
+_DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 """A source's address: a web address only, so that no ``javascript:`` or ``data:`` link can be
 published from the data."""
 _FORMS = {
     _ID_PATTERN: "ids are lowercase words joined by hyphens",
     _CELL_PATTERN: "cells look like r2c4",
     _LANGUAGE: "languages are two- or three-letter codes such as en or es",
+    _COMMIT_PATTERN: "a commit is the full 40-character hash in lowercase hex (git rev-parse)",
+    _DATE_PATTERN: "a date is written YYYY-MM-DD",
     _URL_PATTERN: "it is not a web address; give one starting with https:// or http://"
     " (javascript:, data: and other schemes are refused)",
 }
@@ -34,6 +39,20 @@ a typing slip, and the engine sizes tables by it."""
 
 _ID = {"type": "string", "pattern": _ID_PATTERN, "maxLength": MAX_ID_LENGTH}
 _CELLS = {"type": "array", "items": {"type": "string", "pattern": _CELL_PATTERN}}
+
+_VERSION: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "match": {"type": "string", "minLength": 1},
+        "label": {"type": "string", "minLength": 1},
+        "date": {"type": "string", "pattern": _DATE_PATTERN},
+        "commit": {"type": "string", "pattern": _COMMIT_PATTERN},
+    },
+    "anyOf": [{"required": ["label"]}, {"required": ["date"]}, {"required": ["commit"]}],
+}
+"""One quoted version of a source: how the source names it, its date or its commit (at least
+one), and which citations it covers (``match``: words of their locator)."""
 
 SOURCES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -56,6 +75,8 @@ SOURCES_SCHEMA: dict[str, Any] = {
                     "seed": {"type": ["string", "null"]},
                     "url": {"type": ["string", "null"], "pattern": _URL_PATTERN},
                     "note": {"type": ["string", "null"]},
+                    "versions": {"type": "array", "minItems": 1, "items": _VERSION},
+                    "seen": {"type": "boolean"},
                 },
             },
         }
@@ -221,6 +242,8 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple[str | int, ...], 
         )
     if validator == "maximum":
         return path, f"{where} is too large; at most {expected}, got {shown(instance)}"
+    if validator == "anyOf" and "label" in schema_here.get("properties", {}):
+        return path, f"{where}: give the version's label, date or commit (at least one)"
     if validator == "oneOf" and "lots" in schema_here.get("oneOf", [{}])[0].get("required", []):
         return path, f"{where}: give either lots with counts, or outcomes (not both)"
     return path, f"{where}: {error.message}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -42,6 +43,64 @@ class SourceKind(enum.Enum):
     SEED_PAGE = "seed-page"
 
 
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+@dataclass(frozen=True)
+class SourceVersion:
+    """The exact version of a source that was quoted (``versions`` in ``variants/sources.yml``).
+
+    A source that changes (a code repository, a file with its own version number) is quoted as
+    it was at one version; without it a quote cannot be checked again. ``label`` is the version
+    as the source names it ("file version 1.3.10"), ``date`` the day of that version, ``commit``
+    the full commit hash of a repository: readers are told the label or the date (never the hash,
+    which goes to the machine-readable exports). ``match`` limits the version to the citations
+    whose locator contains it (a repository quoted from files at different commits); without it
+    the version is the whole source's.
+    """
+
+    match: str | None = None
+    label: str | None = None
+    date: dt.date | None = None
+    commit: str | None = None
+
+    def covers(self, locator: str) -> bool:
+        return self.match is None or self.match in locator
+
+    def words(self) -> str | None:
+        """The version in a reader's words: its label, its date, or both; None when only a
+        commit is recorded (a hash is not words)."""
+        day = (
+            f"{self.date.day} {_MONTHS[self.date.month - 1]} {self.date.year}" if self.date else ""
+        )
+        if self.label and day:
+            return f"{self.label}, of {day}"
+        if self.label:
+            return self.label
+        return f"the version of {day}" if day else None
+
+    def export(self) -> dict[str, str | None]:
+        """The version as machine values, for the exports."""
+        return {
+            "label": self.label,
+            "date": self.date.isoformat() if self.date else None,
+            "commit": self.commit,
+        }
+
+
 @dataclass(frozen=True)
 class Source:
     """One entry of the bibliography (``variants/sources.yml``)."""
@@ -55,6 +114,16 @@ class Source:
     seed: str | None
     url: str | None
     note: str | None
+    versions: tuple[SourceVersion, ...] = ()
+    """The exact versions quoted; empty for a text that has no versions (a book, a page)."""
+    seen: bool = True
+    """False when this edition could not check the source itself (it is cited through others):
+    its bibliography entry says so, once."""
+
+    def version_of(self, locator: str) -> SourceVersion | None:
+        """The version a citation at ``locator`` quotes, or None when none is recorded."""
+        found = [v for v in self.versions if v.covers(locator)]
+        return found[0] if len(found) == 1 else None
 
 
 @dataclass(frozen=True)

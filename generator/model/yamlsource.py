@@ -61,6 +61,10 @@ class YamlError(Exception):
         self.problem = problem
 
 
+def shown_value(node: yaml.Node) -> str:
+    return repr(node.value[:40]) if isinstance(node.value, str) else "here"
+
+
 class _Converter:
     """Turns composed YAML nodes into plain data, recording each value's line.
 
@@ -92,7 +96,17 @@ class _Converter:
             return self.mapping(node, path, lines)
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(item, (*path, i), lines) for i, item in enumerate(node.value)]
-        return self.constructor.construct_object(node, deep=True)
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except ValueError as error:  # a timestamp that is no day (2024-02-30), say
+            raise YamlError(
+                Problem(
+                    self.doc,
+                    node.start_mark.line + 1,
+                    f"unsupported YAML value {shown_value(node)}: {error};"
+                    " correct it, or quote it if it is text",
+                )
+            ) from error
 
     def mapping(self, node: yaml.MappingNode, path: JsonPath, lines: dict[JsonPath, int]) -> Any:
         result: dict[Any, Any] = {}

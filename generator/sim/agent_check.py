@@ -273,8 +273,7 @@ def fit_all(
             log(
                 f"{', '.join(games[key][1])}: fitted at {result.pieces} pieces"
                 f" (R² {result.r_squared:.3f}); exactly {100 * result.fitted_v_random:.2f} %"
-                f" against random (perfect {100 * result.perfect_v_random:.2f} %),"
-                f" {100 * result.fitted_v_perfect:.2f} % against perfect play"
+                f" against random, {100 * result.fitted_v_perfect:.2f} % against perfect play"
             )
     return {
         "cpu_seconds": sum(f.cpu_seconds for f in fits),

@@ -17,10 +17,12 @@ from the data alone:
    values: a one-ply expectimax (:func:`generator.sim.fast.fitted_score`), at the kernel's
    speed. Of equal moves it plays the first, so it is one fixed policy.
 3. **Check, exactly.** At the fitted piece count the agent's own policy is evaluated exactly
-   (no sampling) against a random player and against perfect play, from both seats, beside
-   the perfect player's own figures (:class:`Fit`). At full size it is measured against random
-   like every agent (:mod:`generator.sim.agent_check`), and stands for skill only where it
-   clears the same bar.
+   (no sampling) against a random player and against perfect play, from both seats
+   (:class:`Fit`); perfect play's own figures there are the exact evaluation's
+   (:mod:`generator.sim.policy_eval`, committed in ``results/exact-effects.json``), not
+   repeated here. At full size it is measured against random like every agent
+   (:mod:`generator.sim.agent_check`), and stands for skill only where it clears the same
+   bar.
 
 Fits are cached as JSON under ``.cache/fitted`` keyed by the rules' content. Fitting every
 rulebook takes minutes, so the fits the site plays are committed in
@@ -78,22 +80,14 @@ class Fit:
     r_squared: float
     fitted_first_v_random: float
     fitted_second_v_random: float
-    perfect_first_v_random: float
-    perfect_second_v_random: float
     fitted_first_v_perfect: float
     fitted_second_v_perfect: float
-    perfect_first: float
-    """The first player's chance when both play perfectly."""
     cpu_seconds: float
 
     @property
     def fitted_v_random(self) -> float:
         """The fitted agent's chance against random, seats drawn evenly."""
         return (self.fitted_first_v_random + self.fitted_second_v_random) / 2
-
-    @property
-    def perfect_v_random(self) -> float:
-        return (self.perfect_first_v_random + self.perfect_second_v_random) / 2
 
     @property
     def fitted_v_perfect(self) -> float:
@@ -133,31 +127,21 @@ def fit(rules: Rules) -> Fit:
     from generator.sim import fitted_kernels as fk
     from generator.sim import policy_kernels as pk
     from generator.sim import solve_kernels as kernels
-    from generator.sim.policy_eval import TOLERANCE, _engine_moves, _warm_up
-    from generator.sim.solve import LENGTH_TOLERANCE, MAX_SWEEPS, _kernel_arguments, _layer_states
-    from generator.sim.solve_space import enumerate_configurations, geometry, state_index
+    from generator.sim.policy_eval import TOLERANCE, warm_up
+    from generator.sim.solve import LENGTH_TOLERANCE, MAX_SWEEPS
+    from generator.sim.solve_small import small_game
+    from generator.sim.solve_space import state_index
 
-    _warm_up(rules)
+    warm_up(rules)
     began = time.process_time()
-    geo = _engine_moves(geometry(rules), rules)
-    configs = enumerate_configurations(rules, geo)
-    layer_of = kernels.classify_states(
-        configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
-    )
-    layers = [m for m in reversed(_layer_states(layer_of, configs, rules.pieces)) if m.size]
-    states = sum(int(m.size) for m in layers)
-    dense = np.full(layer_of.shape[0], -1, dtype=np.int32)
+    game = small_game(rules)
+    geo, configs, states = game.geometry, game.configurations, game.states
     perfect = np.full(states, 0.5)
     X = np.empty((states, len(feature_names(rules))))
     probs, throws = geo.throw_probs, int(geo.throw_values.shape[0])
-    stored = []
-    base = 0
-    for members in layers:
-        size = int(members.size)
-        dense[members] = np.arange(base, base + size, dtype=np.int32)
-        options, counts = kernels.build_transitions(
-            members, *_kernel_arguments(geo, configs, dense)
-        )
+    layers = []
+    for layer in game.sweep():
+        base, size, options, counts = layer.base, layer.size, layer.options, layer.counts
         _converged(
             kernels.iterate_values(
                 base, size, options, counts, probs, perfect, TOLERANCE, MAX_SWEEPS
@@ -165,21 +149,22 @@ def fit(rules: Rules) -> Fit:
         )
         best = kernels.choose_policy(size, options, counts, throws, perfect, 0, False)
         fk.state_features(
-            members, configs.table, geo.piece_of_slot, geo.packed, X[base : base + size]
+            layer.members, configs.table, geo.piece_of_slot, geo.packed, X[base : base + size]
         )
-        stored.append((base, members, options, counts, best))
-        base += size
+        layers.append((layer, best))
     weights = np.linalg.lstsq(X, perfect, rcond=None)[0]
     residual = X @ weights - perfect
     W = np.asarray(weights, dtype=np.float64)
-    against_random = np.full((2, 4, states), 0.5)
-    against_random[:, 1] = 0.0
+    # The fitted agent against random (policy_kernels' four tables: random v random, its
+    # lengths, the agent v random, random v the agent), and against perfect play.
+    against_random = np.full((4, states), 0.5)
+    against_random[1] = 0.0
     against_perfect = np.full((2, states), 0.5)
     tolerances = np.array([TOLERANCE, LENGTH_TOLERANCE])
-    for base, members, options, counts, best in stored:
-        size = int(members.size)
+    for layer, best in layers:
+        base, size, options, counts = layer.base, layer.size, layer.options, layer.counts
         mine = fk.fitted_policy(
-            members,
+            layer.members,
             configs.table,
             geo.piece_of_slot,
             geo.packed,
@@ -190,29 +175,25 @@ def fit(rules: Rules) -> Fit:
         )
         if (mine == -2).any():
             raise AssertionError(f"{rules.variant}: the kernel and the transitions disagree")
-        for table, policy in zip(against_random, (mine, best), strict=True):
-            _converged(
-                pk.iterate_random_play(
-                    base, size, options, counts, policy, probs, table, tolerances, MAX_SWEEPS
-                )
+        _converged(
+            pk.iterate_random_play(
+                base, size, options, counts, mine, probs, against_random, tolerances, MAX_SWEEPS
             )
+        )
         _converged(
             fk.iterate_pair(base, size, mine, best, probs, against_perfect, TOLERANCE, MAX_SWEEPS)
         )
-    start = int(dense[state_index(geo, configs, start_position(rules))])
+    start = int(game.dense[state_index(geo, configs, start_position(rules))])
     return Fit(
         pieces=rules.pieces,
         states=states,
         weights=[float(w) for w in weights],
         rms_error=float(np.sqrt(np.mean(residual**2))),
         r_squared=float(1 - np.sum(residual**2) / np.sum((perfect - perfect.mean()) ** 2)),
-        fitted_first_v_random=float(against_random[0, 2, start]),
-        fitted_second_v_random=float(1 - against_random[0, 3, start]),
-        perfect_first_v_random=float(against_random[1, 2, start]),
-        perfect_second_v_random=float(1 - against_random[1, 3, start]),
+        fitted_first_v_random=float(against_random[2, start]),
+        fitted_second_v_random=float(1 - against_random[3, start]),
         fitted_first_v_perfect=float(against_perfect[0, start]),
         fitted_second_v_perfect=float(1 - against_perfect[1, start]),
-        perfect_first=float(perfect[start]),
         cpu_seconds=time.process_time() - began,
     )
 

@@ -1,8 +1,8 @@
 """Exact values of a game under three pairings: perfect v perfect, random v random, perfect v
 random; no sampling.
 
-Over the solver's positions (:mod:`generator.sim.solve`, the same layers and transitions), for
-the side to move in each position:
+Over the solver's positions, layer by layer with every option stored
+(:mod:`generator.sim.solve_small`), for the side to move in each position:
 
 - ``perfect``: its chance of winning when both sides play perfectly (the solver's values,
   computed here the same way), and ``perfect_lengths``, the expected throws left under the
@@ -25,7 +25,6 @@ The figures of a game's start (:class:`ExactFigures`) are cached as JSON under
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 from collections.abc import Callable
@@ -38,26 +37,18 @@ import numpy.typing as npt
 
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side
+from generator.sim import solve
 from generator.sim.cache_files import read_json, write_json
 from generator.sim.solve import (
     LENGTH_TOLERANCE,
     MAX_SWEEPS,
     SolveRefused,
-    _kernel_arguments,
-    _layer_states,
     estimate,
     rules_key,
-    warm_up,
     with_pieces,
 )
-from generator.sim.solve_space import (
-    Configurations,
-    FloatArray,
-    Geometry,
-    enumerate_configurations,
-    geometry,
-    state_index,
-)
+from generator.sim.solve_small import small_game
+from generator.sim.solve_space import Configurations, FloatArray, Geometry, state_index
 
 POLICY_EVAL_VERSION = 1
 """Bump when this module could give different figures for the same rules."""
@@ -193,17 +184,10 @@ def evaluate(
             f"{rules.variant} with {rules.pieces} pieces a side has {size_of.states:,} positions,"
             f" over the {max_states:,} evaluated exactly here; evaluate fewer pieces"
         )
-    _warm_up(rules)
+    warm_up(rules)
     began = time.process_time()
-    geo = geometry(rules)
-    configs = enumerate_configurations(rules, geo)
-    moves_of = _engine_moves(geo, rules)
-    layer_of = kernels.classify_states(
-        configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
-    )
-    layers = _layer_states(layer_of, configs, rules.pieces)
-    states = sum(len(members) for members in layers)
-    dense = np.full(layer_of.shape[0], -1, dtype=np.int32)
+    game = small_game(rules)
+    geo, states = game.geometry, game.states
     perfect = np.full(states, 0.5)
     perfect_lengths = np.zeros(states)
     # Random v random, its lengths, perfect v random, random v perfect (policy_kernels).
@@ -213,15 +197,8 @@ def evaluate(
     throws = int(geo.throw_values.shape[0])
     probs = geo.throw_probs
     endless = 0
-    base = 0
-    for layer, members in reversed(list(enumerate(layers))):
-        size = int(members.size)
-        if size == 0:
-            continue
-        dense[members] = np.arange(base, base + size, dtype=np.int32)
-        options, counts = kernels.build_transitions(
-            members, *_kernel_arguments(moves_of, configs, dense)
-        )
+    for layer in game.sweep():
+        base, size, options, counts = layer.base, layer.size, layer.options, layer.counts
         sweeps = {
             "perfect values": kernels.iterate_values(
                 base, size, options, counts, probs, perfect, tolerance, MAX_SWEEPS
@@ -238,17 +215,16 @@ def evaluate(
         for name, (done, change) in sweeps.items():
             if done < 0:
                 raise RuntimeError(
-                    f"{rules.variant}: {name} in layer {layer} did not converge in"
+                    f"{rules.variant}: {name} in layer {layer.number} did not converge in"
                     f" {MAX_SWEEPS} sweeps (last change {change:.3g})"
                 )
         if progress is not None:
-            progress(f"layer {layer}: {size:,} positions, sweeps {sweeps}")
-        base += size
+            progress(f"layer {layer.number}: {size:,} positions, sweeps {sweeps}")
     return PolicyValues(
         rules=rules,
         geometry=geo,
-        configurations=configs,
-        dense=dense,
+        configurations=game.configurations,
+        dense=game.dense,
         perfect=perfect,
         perfect_lengths=perfect_lengths,
         random=tables[0],
@@ -261,27 +237,16 @@ def evaluate(
     )
 
 
-def _engine_moves(geo: Geometry, rules: Rules) -> Geometry:
-    """``geo`` offering the moves the engine offers, so that a random player's choice is
-    uniform over the same moves as the simulator's: where pieces are told apart
-    (:attr:`Rules.distinct_pieces`), two pieces sharing an entry rule at the same place are two
-    moves, which the solver's kernel counts once (the same position follows; the maximum is
-    the same, the mean is not)."""
-    if not rules.distinct_pieces:
-        return geo
-    return dataclasses.replace(geo, slot_group=np.arange(rules.pieces, dtype=np.int64))
-
-
 _warm = False
 
 
-def _warm_up(rules: Rules) -> None:
+def warm_up(rules: Rules) -> None:
     """Compile the native kernels (or load numba's cached build) on the one-piece game, so
     that a measured evaluation's processor time is the evaluation's own."""
     global _warm
     if not _warm:
         _warm = True
-        warm_up(rules)
+        solve.warm_up(rules)
         evaluate(with_pieces(rules, 1))
 
 
@@ -317,4 +282,5 @@ __all__ = [
     "PolicyValues",
     "evaluate",
     "exact_figures",
+    "warm_up",
 ]

@@ -291,7 +291,7 @@ class Solution:
     def dense(self) -> npt.NDArray[np.int32]:
         """``[state index]`` -> state id, ``-1`` for impossible or finished states, where a
         state index is ``(p * C + mover) * C + opponent`` (:func:`solve_space.state_index`):
-        the table the small-game kernels read (:func:`_kernel_arguments`). It holds a number
+        the table the small-game kernels read (:mod:`generator.sim.solve_small`). It holds a number
         for every pair of configurations, so it is refused above :data:`MAX_DENSE_SLOTS`."""
         count = self.configurations.count
         slots = self.geometry.perspectives * count * count
@@ -835,40 +835,6 @@ class Checkpoints:
 def _layer_checksum(index: StateIndex, layer: int, values: FloatArray, lengths: FloatArray) -> str:
     first, last = int(index.layer_base[layer]), int(index.layer_base[layer + 1])
     return arrays_checksum({"values": values[first:last], "lengths": lengths[first:last]})
-
-
-def _layer_states(
-    layer_of: npt.NDArray[np.int8], configs: Configurations, pieces: int
-) -> list[IntArray]:
-    """State indices (``(p * C + mover) * C + opponent``) of each layer, most advanced first,
-    for the small-game kernels that store every option (:mod:`generator.sim.solve_kernels`)."""
-    count = configs.count
-    progress_sum = configs.table.sum(axis=1)
-    layers = []
-    for layer in range(2 * pieces - 1):
-        members = np.flatnonzero(layer_of == layer).astype(np.int64)
-        advanced = progress_sum[(members // count) % count] + progress_sum[members % count]
-        layers.append(members[np.argsort(-advanced, kind="stable")])
-    return layers
-
-
-def _kernel_arguments(
-    geo: Geometry, configs: Configurations, dense: npt.NDArray[np.int32]
-) -> tuple[Any, ...]:
-    """The arguments :func:`solve_kernels.build_transitions` takes after the layer's states."""
-    return (
-        configs.table,
-        configs.code_to_config,
-        geo.packed,
-        geo.piece_of_slot,
-        geo.throw_values,
-        geo.group_start,
-        geo.group_size,
-        geo.group_stride,
-        geo.binom,
-        geo.perspectives,
-        dense,
-    )
 
 
 def with_pieces(rules: Rules, pieces: int) -> Rules:

@@ -19,7 +19,8 @@ import numpy as np
 from numba import njit
 
 from generator.engine.position import start_position
-from generator.sim.solve import Solution, _kernel_arguments, _layer_states
+from generator.sim.solve import Solution
+from generator.sim.solve_small import layer_states, transitions
 from generator.sim.solve_space import FloatArray
 
 VISIT_TOLERANCE = 1e-13
@@ -35,19 +36,14 @@ def perfect_policy(solution: Solution) -> np.ndarray:
     from generator.sim import solve_kernels as kernels
 
     geo, configs = solution.geometry, solution.configurations
-    layer_of = kernels.classify_states(
-        configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
-    )
     throws = int(geo.throw_values.shape[0])
     chosen = np.empty((solution.states, throws), dtype=np.int32)
     values = np.asarray(solution.values)
-    for members in reversed(_layer_states(layer_of, configs, solution.rules.pieces)):
+    for members in reversed(layer_states(geo, configs, solution.rules.pieces)):
         size = int(members.size)
         if size == 0:
             continue
-        options, counts = kernels.build_transitions(
-            members, *_kernel_arguments(geo, configs, solution.dense)
-        )
+        options, counts = transitions(members, geo, configs, solution.dense)
         layer = kernels.choose_policy(size, options, counts, throws, values, 0, False)
         chosen[solution.dense[members]] = layer.reshape(size, throws)
     return chosen.ravel()

@@ -102,6 +102,34 @@ def source_date_epoch(root: Path) -> str:
 
 
 @dataclass(frozen=True)
+class QuotedVersion:
+    """The exact version of a source that a ruling quotes (``versions`` in sources.yml): for the
+    machine-readable forms only; pages name versions in words on the sources page."""
+
+    source: str
+    locator: str | None
+    """The place quoted; None in a rulebook's entry, which lists each version once."""
+    label: str | None
+    date: str | None
+    commit: str | None
+
+    def text(self) -> str:
+        place = f"{self.source}, {self.locator}" if self.locator else self.source
+        facts = [self.label, self.date, f"commit {self.commit}" if self.commit else None]
+        return f"{place}: {', '.join(f for f in facts if f)}"
+
+    def csl(self) -> dict[str, str]:
+        fields = {
+            "source": self.source,
+            "locator": self.locator,
+            "label": self.label,
+            "date": self.date,
+            "commit": self.commit,
+        }
+        return {k: v for k, v in fields.items() if v is not None}
+
+
+@dataclass(frozen=True)
 class Citation:
     """The facts one citation needs. ``url`` is absolute, or site-relative when unconfigured."""
 
@@ -113,13 +141,17 @@ class Citation:
     url: str
     edition: str
     date: dt.date
+    quotes: tuple[QuotedVersion, ...] = ()
+    """The exact versions of the sources quoted, where recorded."""
 
     @property
     def absolute(self) -> bool:
         return not self.url.startswith("/")
 
     def plain(self) -> str:
-        return plain_citation(json.dumps(self.csl(), sort_keys=True))
+        item = self.csl()
+        item.pop("custom", None)  # not a CSL variable: no style prints it
+        return plain_citation(json.dumps(item, sort_keys=True))
 
     def bibtex(self) -> str:
         fields = {
@@ -131,6 +163,9 @@ class Citation:
         }
         if self.kind != "site":
             fields["note"] = f"{{{_bibtex_escape(f'In: {SITE_NAME}, {self.label}')}}}"
+        if self.quotes:
+            versions = "; ".join(q.text() for q in self.quotes)
+            fields["addendum"] = f"{{{_bibtex_escape(f'Sources quoted at: {versions}')}}}"
         body = ",\n".join(f"  {name:<8} = {value}" for name, value in fields.items())
         return f"@online{{{self.key},\n{body}\n}}"
 
@@ -148,6 +183,9 @@ class Citation:
         if self.kind != "site":
             item["container-title"] = SITE_NAME
             item["note"] = self.label
+        if self.quotes:
+            # CSL-JSON's place for fields outside the CSL vocabulary.
+            item["custom"] = {"source-versions": [q.csl() for q in self.quotes]}
         return item
 
     def csl_text(self) -> str:
@@ -162,6 +200,7 @@ class Citation:
         ]
         if self.kind != "site":
             lines += [("T2", SITE_NAME), ("N1", self.label)]
+        lines += [("N1", f"Source quoted at: {q.text()}") for q in self.quotes]
         lines += [
             ("ET", self.edition),
             ("PY", str(self.date.year)),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,8 +10,9 @@ from markupsafe import Markup
 
 from generator.model.catalog import Catalog
 from generator.model.references import Reference, pieces
+from generator.model.variant import Citation as ModelCitation
 from generator.model.variant import Evidence, ResolvedVariant, Ruling
-from generator.site.cite import SITE_NAME, Citation
+from generator.site.cite import SITE_NAME, Citation, QuotedVersion
 from generator.site.edition import Editions
 from generator.site.render import markdown_text, one_line, relative_link
 from generator.site.vocabulary import Vocabulary
@@ -107,24 +108,49 @@ class SiteContext:
             f"ruling {ruling.id}",
             self.ruling_title(ruling),
             self.short_url(ruling.id),
+            self.quoted_versions(ruling.sources, places=True),
         )
+
+    def quoted_versions(
+        self, citations: Iterable[ModelCitation], places: bool
+    ) -> tuple[QuotedVersion, ...]:
+        """The recorded version of each source quoted, by place (``places``) or once each."""
+        found: dict[QuotedVersion, None] = {}
+        for citation in citations:
+            source = self.catalog.sources[citation.source]
+            version = source.version_of(citation.locator)
+            if version is not None:
+                facts = version.export()
+                locator = citation.locator if places else None
+                found[QuotedVersion(source.id, locator, **facts)] = None
+        return tuple(found)
 
     def rulebook_citation(self, variant_id: str) -> Citation:
         variant = self.catalog.variants[variant_id]
+        rulings = self.resolved[variant_id].rulings.values()
         return self._citation(
             f"urvariants:rulebook-{variant_id}",
             "rulebook",
             f"rulebook {variant_id}",
             variant.title,
             self.address(variant_page(variant_id)),
+            self.quoted_versions((c for r in rulings for c in r.sources), places=False),
         )
 
     def site_citation(self) -> Citation:
         return self._citation("urvariants:site", "site", "site", SITE_NAME, self.address(""))
 
-    def _citation(self, key: str, kind: Any, label: str, title: str, url: str) -> Citation:
+    def _citation(
+        self,
+        key: str,
+        kind: Any,
+        label: str,
+        title: str,
+        url: str,
+        quotes: tuple[QuotedVersion, ...] = (),
+    ) -> Citation:
         edition = self.editions.current
-        return Citation(key, kind, label, title, url, edition.number, edition.date)
+        return Citation(key, kind, label, title, url, edition.number, edition.date, quotes)
 
     def reference(self, ident: str) -> tuple[str, str]:
         """The name and docs target of what a ``[[id]]`` in prose links to: a ruling (its

@@ -156,6 +156,30 @@ def citing_rulings(ctx: SiteContext, source: Source) -> list[Ruling]:
     return [r for r in ctx.rulings.values() if any(c.source == source.id for c in r.sources)]
 
 
+NOT_SEEN = "Not seen by this edition."
+"""What a bibliography entry says, once, of a source this edition could not check itself."""
+
+
+def version_words(source: Source) -> str | None:
+    """Which version of ``source`` was quoted, in words: "Quoted as of file version 1.3.10."
+    A version recorded only by its commit is named as fixed, never by its hash (the citation
+    files and each rulebook's JSON carry the hash; the page says so after this sentence)."""
+    versions = source.versions
+    if not versions:
+        return None
+    if len(versions) == 1 and versions[0].match is None:
+        said = versions[0].words()
+        return f"Quoted as of {said}." if said else "Quoted at one fixed version."
+    named = [f"{v.match}, as of {v.words()}" for v in versions if v.words()]
+    fixed = [v.match or "" for v in versions if not v.words()]
+    parts = []
+    if named:
+        parts.append("Quoted " + "; ".join(named) + ".")
+    if fixed:
+        parts.append("Quoted at one fixed version each: " + "; ".join(fixed) + ".")
+    return " ".join(parts)
+
+
 def sources_page(ctx: SiteContext) -> dict[str, str]:
     page = "sources/index.md"
     open_rulings = [r for r in ctx.rulings.values() if r.evidence in OPEN_EVIDENCE]
@@ -187,6 +211,8 @@ def sources_page(ctx: SiteContext) -> dict[str, str]:
         prose=ctx.prose(page),
         target=ctx.ruling_target,
         words=ctx.words,
+        version_words=version_words,
+        not_seen=NOT_SEEN,
     )
     return {page: text}
 

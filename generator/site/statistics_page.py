@@ -80,6 +80,8 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "skipped": suite.skipped if suite else [],
         "full": full,
         "agent_scores": agents,
+        "exact_effects": exact_effects,
+        "agent_words": ctx.words.agent,
     }
     page = "statistics/index.md"
     figures.files[page] = render(
@@ -94,11 +96,9 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         overview=overview(findings),
         solved_pieces=sorted({n for f in findings for n in f.exact_by_pieces}),
         players=[ctx.words.agent(label) for label in ["random", *sorted(agents.named())]],
-        agent_words=ctx.words.agent,
         charts=sorted(charts),
         link=ctx.linker(page),
         chance=chance_check(suite.effects if suite else []),
-        exact_effects=exact_effects,
         questions=ctx.catalog.questions,
         label=ctx.words.label,
         **common,
@@ -113,8 +113,6 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
             " the solver's cost and the changes the engine cannot play.",
         ),
         refused=exact.refused,
-        exact_effects=exact_effects,
-        agent_words=ctx.words.agent,
         link=ctx.linker(method),
         baseline_games=next((f.games for f in findings), None),
         sizes={

@@ -10,7 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.engine.rules import compile_rules
-from generator.model.variant import Evidence, Question, Ruling
+from generator.model.variant import Citation, Evidence, Question, Ruling
 from generator.site.board import MovePath, board_svg, route_description, square_names
 from generator.site.compare_pages import others_say
 from generator.site.context import (
@@ -98,16 +98,23 @@ class Departure:
     anchor: str
 
 
+NO_STEP = "does-not-arise"
+"""An answer saying its question does not arise in this rulebook (no throw earns another throw,
+so none can be earned without a move): no step of play. How to play leaves it out, as it would
+only repeat the sentence before it; the rules below still give it."""
+
+
 def how_to_play(ctx: SiteContext, variant_id: str) -> list[PlayStep]:
     """The rulebook in a screenful: its rulings in words, grouped in the order of a game
-    (the groups are data: ``how_to_play`` in the vocabulary)."""
+    (the groups are data: ``how_to_play`` in the vocabulary), less the questions that do not
+    arise (:data:`NO_STEP`)."""
     sections = {s.question.id: s for s in rule_sections(ctx, variant_id)}
     steps = []
     for group in ctx.words.data["how_to_play"]:
         sentences = tuple(
             (ctx.describe(sections[q].ruling) + ".", sections[q].anchor)
             for q in group["questions"]
-            if q in sections
+            if q in sections and sections[q].ruling.value != NO_STEP
         )
         if sentences:
             steps.append(PlayStep(group["title"], sentences))
@@ -299,9 +306,16 @@ def export_path(variant_id: str) -> str:
     return f"variants/{variant_id}.json"
 
 
+def _version(ctx: SiteContext, citation: Citation) -> dict[str, str | None] | None:
+    """The exact version of the source quoted at this place, where one is recorded."""
+    version = ctx.catalog.sources[citation.source].version_of(citation.locator)
+    return version.export() if version else None
+
+
 def machine_export(ctx: SiteContext, variant_id: str) -> str:
     """The rulebook as machine values: every ruling in force (inherited ones included) with its
-    question, value, evidence and the rulebook that states it. The pages show these in words."""
+    question, value, evidence, the rulebook that states it and the places quoted with the exact
+    version of each source where recorded. The pages show these in words."""
     resolved = ctx.resolved[variant_id]
     variant = resolved.variant
     document = {
@@ -318,6 +332,14 @@ def machine_export(ctx: SiteContext, variant_id: str) -> str:
                 "evidence": ruling.evidence.value,
                 "stated_in": ruling.variant,
                 "text": " ".join(ruling.text.split()),
+                "sources": [
+                    {
+                        "source": citation.source,
+                        "locator": citation.locator,
+                        "version": _version(ctx, citation),
+                    }
+                    for citation in ruling.sources
+                ],
             }
             for qid, ruling in resolved.rulings.items()
         ],

@@ -12,7 +12,10 @@ Machine words are grid cell names (``r2c4``) and "cells", ``null``, JSON objects
 hashes, the hyphenated value tokens of the data (``four-binary``, ``commercial-rules``) and the
 ids of rulings, rulebooks, sources, claims and claim checks (``bell-dice``, ``tablet-finkel-2007``,
 ``game-minutes``); workshop words are phrases about how the project gathered its sources rather
-than about the sources (:data:`WORKSHOP`), the seed pages' numbers among them.
+than about the sources (:data:`WORKSHOP`), the seed pages' numbers among them. One such phrase
+is asked for: a bibliography entry says, once, that this edition did not see the source
+(``<p class="not-seen">Not seen by this edition.</p>``); that paragraph, word for word, is set
+apart (:attr:`ReaderText.not_seen`) instead of read, and the phrase anywhere else still counts.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+from generator.site.reference_pages import NOT_SEEN
 
 UNREAD_TAGS = {"script", "style", "template"}
 READ_ATTRIBUTES = ("title", "alt", "aria-label", "placeholder")
@@ -66,6 +71,8 @@ class ReaderText:
     """The reader-visible pieces of text of one page, in document order."""
 
     pieces: list[str] = field(default_factory=list)
+    not_seen: int = 0
+    """Paragraphs ``<p class="not-seen">`` saying exactly :data:`NOT_SEEN` (set apart)."""
 
 
 class _Reader(HTMLParser):
@@ -75,17 +82,22 @@ class _Reader(HTMLParser):
         self._unread = 0
         self._skip = 0  # inside a citation form
         self._run: list[str] = []  # the current line of text, through inline elements
+        self._not_seen = False  # the current run is a bibliography entry's "not seen" line
 
     def _flush(self) -> None:
         run = "".join(self._run)
-        if run.strip():
+        if self._not_seen and " ".join(run.split()) == NOT_SEEN:
+            self.text.not_seen += 1
+        elif run.strip():
             self.text.pieces.append(run)
         self._run = []
+        self._not_seen = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
         if tag not in INLINE_TAGS:
             self._flush()
+            self._not_seen = tag == "p" and "not-seen" in values.get("class", "").split()
         if tag == "meta" and values.get("name") == "description" and values.get("content"):
             self.text.pieces.append(values["content"])
         if tag in UNREAD_TAGS:
@@ -116,12 +128,16 @@ class _Reader(HTMLParser):
             self._run.append(data)
 
 
-def reader_text(html: str) -> list[str]:
+def read_page(html: str) -> ReaderText:
     reader = _Reader()
     reader.feed(html)
     reader.close()
     reader._flush()
-    return reader.text.pieces
+    return reader.text
+
+
+def reader_text(html: str) -> list[str]:
+    return read_page(html).pieces
 
 
 def machine_tokens(catalog: Any) -> frozenset[str]:

@@ -20,6 +20,7 @@ from .readertext import (
     machine_tokens,
     machine_words,
     page_machine_words,
+    read_page,
     reader_pages,
     reader_text,
     workshop_words,
@@ -57,6 +58,20 @@ def test_no_page_talks_about_the_workshop(built_site: Path) -> None:
         if words:
             found[name] = dict(words)
     assert not found, f"workshop words in reader text: {_report(found)}"
+
+
+def test_only_the_bibliography_says_a_source_was_not_seen(
+    built_site: Path, catalog: Catalog
+) -> None:
+    """The one workshop phrase asked for (issue 12 item 8): once per unseen source, on the
+    sources page alone; the scan above still counts the phrase anywhere else."""
+    unseen = sum(not s.seen for s in catalog.sources.values())
+    assert unseen
+    said = {
+        str(page.relative_to(built_site)): read_page(page.read_text(encoding="utf-8")).not_seen
+        for page in all_pages(built_site)
+    }
+    assert {page: n for page, n in said.items() if n} == {"sources/index.html": unseen}
 
 
 def test_the_scan_sees_what_a_reader_sees() -> None:
