@@ -13,7 +13,6 @@ from test_solve import finkel
 
 from generator.model.catalog import Catalog
 from generator.sim import agent_check
-from generator.sim import suite as suite_module
 from generator.sim.exact_effects import EffectRecord, pieces_for, plan
 from generator.sim.policy_eval import ZERO_EFFECT, ExactFigures, exact_figures
 
@@ -89,23 +88,6 @@ def test_figures_cache_lives_where_asked(tmp_path: Path) -> None:
     rules = finkel(1)
     exact_figures(rules, cache_dir=tmp_path)
     assert len(list(tmp_path.glob("*.json"))) == 1
-
-
-def test_skill_gap_plays_only_agents_that_beat_random(
-    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Given the agents' check, the skill gap plays the best qualified agent, and none in a
-    rulebook where no agent qualifies."""
-    for name in ("BASELINE_GAMES", "TABLE_GAMES", "SKILL_GAMES"):
-        monkeypatch.setattr(suite_module, name, 20)
-    two = [catalog.resolve("royalur-finkel"), catalog.resolve("selchow-righter-1977")]
-    monkeypatch.setattr(suite_module, "simulated_variants", lambda catalog: two)
-    monkeypatch.setattr(suite_module, "sensitivity_changes", lambda catalog, variants: [])
-    skilled = {"royalur-finkel": ["safe", "first"], "selchow-righter-1977": []}
-    suite = suite_module.default_suite(catalog, seed=5, cache_dir=tmp_path, skilled=skilled)
-    assert set(suite.skill) == {"royalur-finkel"}
-    assert suite.skill["royalur-finkel"].agent == "safe"
-    assert suite.skill["royalur-finkel"].as_second["agents"] == ["random", "safe"]
 
 
 def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> str:

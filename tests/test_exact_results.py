@@ -78,6 +78,11 @@ def test_committed_agent_check_covers_every_rulebook(catalog: Catalog) -> None:
         for score in scores.values():
             assert score["qualifies"] == (score["low"] > agent_check.QUALIFYING_SCORE)
             assert score["games"] == 2 * results["games_a_seat"]
+            for seat in ("first", "second"):
+                share = score[seat]  # the second seat's is one minus random's: rounding
+                assert share["low"] - 1e-12 <= share["estimate"] <= share["high"] + 1e-12
+            seats = (score["first"]["estimate"] + score["second"]["estimate"]) / 2
+            assert score["estimate"] == pytest.approx(seats)
     worst = agent_check.worst_scores(results)
     assert set(worst) == set(agent_check.CHECKED_AGENTS)
 

@@ -93,19 +93,26 @@ def test_committed_check_plays_the_fitted_agent_against_the_best_simple_one() ->
         assert duel["games"] == 2 * results["head_to_head_games_a_seat"]
 
 
-def test_keeping_scores_needs_the_same_games() -> None:
-    earlier = {"games_a_seat": 50_000, "seed": 1, "scores": {"a": {"greedy": {}}}}
-    agent_check._check_keepable(earlier, ["greedy"], ["a"], 50_000, 1)
-    for games, seed, kept, variants in (
-        (10_000, 1, ["greedy"], ["a"]),
-        (50_000, 2, ["greedy"], ["a"]),
-        (50_000, 1, ["safe"], ["a"]),
-        (50_000, 1, ["greedy"], ["a", "b"]),
+def test_keeping_scores_needs_the_same_games_and_rules() -> None:
+    earlier = {
+        "games_a_seat": 50_000,
+        "seed": 1,
+        "fingerprints": {"a": "fa", "b": "fb"},
+        "scores": {"a": {"greedy": {}}, "b": {"safe": {}}},
+    }
+    agent_check._check_keepable(earlier, ["greedy"], {"a": "fa"}, 50_000, 1)
+    for games, seed, kept, prints in (
+        (10_000, 1, ["greedy"], {"a": "fa"}),
+        (50_000, 2, ["greedy"], {"a": "fa"}),
+        (50_000, 1, ["safe"], {"a": "fa"}),
+        (50_000, 1, ["greedy"], {"a": "fa", "b": "fb"}),
+        (50_000, 1, ["greedy"], {"a": "changed"}),
+        (50_000, 1, ["greedy"], {"c": "fc"}),
     ):
         with pytest.raises(ValueError, match="check"):
-            agent_check._check_keepable(earlier, kept, variants, games, seed)
+            agent_check._check_keepable(earlier, kept, prints, games, seed)
     with pytest.raises(ValueError, match="no earlier results"):
-        agent_check._check_keepable(None, ["greedy"], ["a"], 50_000, 1)
+        agent_check._check_keepable(None, ["greedy"], {"a": "fa"}, 50_000, 1)
 
 
 def test_committed_fits_and_the_exact_effects_describe_the_same_games() -> None:

@@ -12,7 +12,7 @@ from conftest import repository_catalog, rules_for
 
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
-from generator.sim import claim_checks
+from generator.sim import claim_checks, results_files
 from generator.sim.claim_checks import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings, check_claim
 from generator.sim.rosette_worth import holding_worth
 from generator.sim.solve import Solution, solve, with_pieces
@@ -132,3 +132,37 @@ def test_central_rosette_verdict_follows_the_reading(
     assert result.verdict == expected
     assert result.exhaustive
     assert any("with two pieces a side" in label for label in result.numbers)
+
+
+def test_committed_worths_are_current_and_read_without_solving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every central-rosette claim finds its worths in results/rosette-worth.json (written by
+    ``ur-variants claims --write-results``, with who made them), so a build does not solve;
+    the committed figures are a smaller game's exact worth and equal a solve of it."""
+    committed = results_files.read_results(claim_checks.WORTH_FILE, claim_checks.WORTH_FORMAT)
+    assert committed is not None, "results/rosette-worth.json is missing"
+    assert committed["command"] == "ur-variants claims --write-results"
+    assert all(committed[key] for key in ("commit", "date", "machine"))
+    catalog = repository_catalog()
+    claims = [
+        c
+        for v in catalog.variants.values()
+        for c in v.claims
+        if c.check == "central-rosette-decides"
+    ]
+    assert claims, "no central-rosette claim: the committed worths check nothing"
+
+    def no_solve(*args: object, **kwargs: object) -> Solution:
+        raise AssertionError("a committed worth is stale or missing: the check solved")
+
+    monkeypatch.setattr("generator.sim.solve.solve", no_solve)
+    for claim in claims:
+        result = check_claim(catalog, claim, CheckSettings(10, 1, tmp_path / claim.id))
+        assert result.exhaustive, claim.id
+    monkeypatch.undo()
+    rules = rules_for("finkel-great-book")
+    key = claim_checks._key("holding-worth", with_pieces(rules, 2), {"cell": CENTRAL})
+    assert committed["worths"][key] == dataclasses.asdict(
+        holding_worth(_solved("finkel-great-book", 2), CENTRAL)
+    )

@@ -3,12 +3,18 @@
 With no claim ids, every claim of every rulebook. The checks run as the build runs them (the
 same games and seed by default), so the figures on the claims page come from this command;
 results are cached under .cache/claims/ as the build caches them (--no-cache: compute again).
+
+With --write-results, the exact worths of the central rosette (solved games, too slow for a
+cold build) are computed, not read from the committed file, and written to
+results/rosette-worth.json with the command, commit, date and machine; the build reads them
+from there while their game is unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from generator.commands._options import whole_number
 
@@ -27,12 +33,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache", action="store_true", help="check again even if .cache/claims/ has it"
     )
+    parser.add_argument(
+        "--write-results",
+        action="store_true",
+        help="compute the central rosette's exact worths afresh and write them to"
+        " results/rosette-worth.json (with every claim checked, as the build checks them)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
     from generator.measure.core import Settings
-    from generator.sim.claim_checks import CheckSettings, check_claim
+    from generator.sim.claim_checks import WORTH_FORMAT, CheckSettings, check_claim
+    from generator.sim.results_files import provenance, write_results
 
     catalog = load_or_report(args.root)
     if catalog is None:
@@ -50,11 +63,24 @@ def run(args: argparse.Namespace) -> int:
         games=build.claim_games if args.games is None else args.games,
         seed=build.seed if args.seed is None else args.seed,
         cache_dir=None if args.no_cache else build.cache_root / "claims",
+        worths={} if args.write_results else None,
     )
+    if args.write_results and args.claim:
+        print("--write-results checks every claim: name none", file=sys.stderr)
+        return 2
+    began = time.perf_counter()
     for claim_id in args.claim or sorted(claims):
         result = check_claim(catalog, claims[claim_id], settings)
         print(f"{claim_id}: {result.verdict}")
         print(f"  {result.summary}")
         for label, figure in result.numbers.items():
             print(f"  {label}: {figure}")
+    if settings.worths is not None:
+        command = "ur-variants claims --write-results"
+        output = args.root / "results" / "rosette-worth.json"
+        took = time.perf_counter() - began
+        worths = dict(sorted(settings.worths.items()))
+        made = provenance(args.root, command, took)
+        write_results(output, WORTH_FORMAT, {"worths": worths, **made})
+        print(f"{len(worths)} worths of the central rosette written to {output}")
     return 0

@@ -1,8 +1,8 @@
-"""Exact one-ruling effects, exact skill and the agents' check against random, as a
-measurement that reads committed results (``results/``) and computes nothing.
+"""Exact one-ruling effects, exact skill and the fitted agent's fits, as a measurement that
+reads committed results (``results/``) and computes nothing.
 
 ``ur-variants exact`` (:mod:`generator.sim.exact_effects`) and ``ur-variants agents``
-(:mod:`generator.sim.agent_check`) write the files; they take too long for every build. A
+(:mod:`generator.sim.fitted_agent`) write the files; they take too long for every build. A
 record whose rules no longer match the catalogue is left out (and counted), so a changed
 ruling never shows an old figure.
 """
@@ -37,8 +37,6 @@ class ExactEffects:
     provenance: dict[str, Any] = field(default_factory=dict)
     stale: int = 0
     """Committed records left out because the rules changed since they were computed."""
-    agents: dict[str, Any] | None = None
-    """The agents' check against random (:mod:`generator.sim.agent_check`), when committed."""
     fits: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each rulebook's committed fit of the fitted agent (:mod:`generator.sim.fitted_agent`),
     only where it was fitted to the rules the rulebook has now."""
@@ -51,9 +49,6 @@ class ExactEffects:
     @property
     def records(self) -> list[EffectRecord]:
         return list(self.by_change.values())
-
-    def qualified_agents(self, variant: str) -> list[str]:
-        return agent_check.qualified_agents(self.agents, variant)
 
     def largest(self, figure: str, count: int = 10) -> list[EffectRecord]:
         """The records with the largest exact effect on ``figure``, largest first."""
@@ -82,12 +77,13 @@ class ExactEffects:
                 grouped.setdefault(listed[-1].pieces, []).append(vid)
         return grouped
 
-    def fitted_rows(self) -> list[dict[str, Any]]:
+    def fitted_rows(self, checked: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Per rulebook with a current fit: the fit (exact figures at its piece count), perfect
         play's exact figures at that piece count (``perfect``: from the exact effects, ``None``
-        where they do not hold it) and, when checked, the fitted agent's full-size score
+        where they do not hold it) and, when ``checked`` (the agents' check,
+        :class:`generator.measure.agents.AgentScores`), the fitted agent's full-size score
         against random and against the best simple agent."""
-        checked = self.agents or {"scores": {}, "fitted_v_best": {}}
+        checked = checked or {"scores": {}, "fitted_v_best": {}}
         rows = []
         for vid, entry in sorted(self.fits.items()):
             fit = fitted_agent.Fit.from_dict({k: v for k, v in entry.items() if k != "variants"})
@@ -102,18 +98,6 @@ class ExactEffects:
                 }
             )
         return rows
-
-    def worst_agents(self) -> list[tuple[str, str, dict[str, Any], int]]:
-        """Each checked agent, the rulebook of its lowest score against random, that score,
-        and in how many rulebooks it qualifies."""
-        if self.agents is None:
-            return []
-        passes = {
-            agent: sum(scores[agent]["qualifies"] for scores in self.agents["scores"].values())
-            for agent in agent_check.CHECKED_AGENTS
-        }
-        worst = agent_check.worst_scores(self.agents)
-        return [(a, worst[a][0], worst[a][1], passes[a]) for a in sorted(worst)]
 
 
 def current_fits(catalog: Catalog) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
@@ -135,11 +119,10 @@ def current_fits(catalog: Catalog) -> tuple[dict[str, dict[str, Any]], dict[str,
 def read_exact_effects(catalog: Catalog, settings: Settings) -> ExactEffects:
     """The committed results, current records only (none when the file is missing)."""
     results = exact_effects.read_results()
-    agents = agent_check.read_results()
     fits, fits_provenance = current_fits(catalog)
     if results is None:
         settings.log("no exact effects: results/exact-effects.json is missing; ur-variants exact")
-        return ExactEffects(agents=agents, fits=fits, fits_provenance=fits_provenance)
+        return ExactEffects(fits=fits, fits_provenance=fits_provenance)
     current = list(current_records(catalog, results))
     stale = len(results["effects"]) - len(current)
     if stale:
@@ -152,7 +135,6 @@ def read_exact_effects(catalog: Catalog, settings: Settings) -> ExactEffects:
         rulebooks=current_rulebooks(catalog, results),
         provenance={key: results[key] for key in PROVENANCE},
         stale=stale,
-        agents=agents,
         fits=fits,
         fits_provenance=fits_provenance,
     )

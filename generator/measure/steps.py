@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.measure.agents import AGENTS
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results, Settings, Step
 from generator.measure.exact import EXACT
@@ -21,7 +22,7 @@ from generator.model.catalog import Catalog
 from generator.processes import Forked
 from generator.sim.sanity import FigureError
 
-STEPS: tuple[Step[Any], ...] = (SUITE, EXACT, EXACT_EFFECTS, FULL_GAMES, CLAIMS)
+STEPS: tuple[Step[Any], ...] = (SUITE, AGENTS, EXACT, EXACT_EFFECTS, FULL_GAMES, CLAIMS)
 """Every measurement the build runs, in this order."""
 
 

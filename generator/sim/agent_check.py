@@ -13,8 +13,11 @@ against random in the same rulebook (``fitted_v_best``).
 Too slow for every build (some minutes of one core), the check is committed in
 ``results/agents-vs-random.json`` with its command, commit, date and machine
 (``ur-variants agents`` writes it; the games are cached as simulation records under
-``.cache/sim``). Where a game is solved, the perfect player is an agent as well: its exact
-score against random is in ``results/exact-effects.json`` (:mod:`generator.sim.exact_effects`).
+``.cache/sim``). Each rulebook's scores carry the :func:`fingerprint` of what decided their
+games, so a build reads them while that is unchanged and measures a rulebook again when it is
+not (:mod:`generator.measure.agents`). Where a game is solved, the perfect player is an agent
+as well: its exact score against random is in ``results/exact-effects.json``
+(:mod:`generator.sim.exact_effects`).
 """
 
 from __future__ import annotations
@@ -25,16 +28,27 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from generator.engine.rules import Rules
+from generator.engine import ENGINE_VERSION
+from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import Catalog
+from generator.model.variant import ResolvedVariant
 from generator.sim import fitted_agent, results_files
 from generator.sim.agents import FastAgent
-from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, RecordSpec, simulate
+from generator.sim.encode import encode_rules
+from generator.sim.records import (
+    DEFAULT_CACHE,
+    DEFAULT_SEED,
+    SIM_VERSION,
+    RecordSpec,
+    digest,
+    simulate,
+)
 
 QUALIFYING_SCORE = 0.55
 EVEN = 0.5
 CHECK_GAMES = 50_000
-RESULTS_FORMAT = 1
+RESULTS_FORMAT = 2
+"""2: each rulebook's :func:`fingerprint`, and each score's interval in each seat."""
 RESULTS_FILE = results_files.RESULTS_DIR / "agents-vs-random.json"
 RANDOM = FastAgent.RANDOM.label
 CHECKED_AGENTS = tuple(a.label for a in FastAgent if a is not FastAgent.RANDOM)
@@ -69,6 +83,33 @@ def both_seats(as_first: dict[str, Any], as_second: dict[str, Any]) -> dict[str,
     }
 
 
+def fingerprint(rules: Rules, games: int = CHECK_GAMES, seed: int = DEFAULT_SEED) -> str:
+    """Everything a rulebook's scores depend on: the kernel's packed rules (rulebooks playing
+    the same game share them), the engine's and simulator's versions, the agents checked, the
+    fitted agent's committed weights for these rules (none: it is not played), the games a
+    seat (against random and head to head) and the seed. Scores recorded under another
+    fingerprint are not this rulebook's scores any more."""
+    weights = fitted_agent.committed_weights(rules)
+    return digest(
+        {
+            "packed": encode_rules(rules).packed().tolist(),
+            "engine_version": ENGINE_VERSION,
+            "sim_version": SIM_VERSION,
+            "agents": list(CHECKED_AGENTS),
+            "fitted_weights": None if weights is None else digest(weights.tolist()),
+            "games": games,
+            "head_to_head": min(games, HEAD_TO_HEAD_GAMES),
+            "seed": seed,
+        }
+    )
+
+
+def playable(agent: str, rules: Rules) -> bool:
+    """Whether ``agent`` can be checked on ``rules`` without fitting anything: the fitted agent
+    only where its fit is committed for these very rules (fitting takes minutes)."""
+    return agent != FITTED or fitted_agent.committed_weights(rules) is not None
+
+
 def qualifies(score: dict[str, float]) -> bool:
     """At least :data:`QUALIFYING_SCORE`, with the whole interval above it."""
     return score["low"] > QUALIFYING_SCORE
@@ -84,22 +125,27 @@ def measure_agents(
     log: Callable[[str], None] | None = None,
     agents: Sequence[str] = CHECKED_AGENTS,
     earlier: dict[str, Any] | None = None,
+    variants: Sequence[ResolvedVariant] | None = None,
 ) -> dict[str, Any]:
-    """Every checked agent against random in every simulated rulebook, both seats: the
-    results file's content (without provenance). Only ``agents`` are played; the others'
-    scores are kept from ``earlier`` results of the same seed and games (their games are
-    the same games, a game's dice depending only on the seed and its number), which are
-    named with their provenance under ``kept``."""
+    """Every checked agent against random in every simulated rulebook (or in ``variants``),
+    both seats: the results file's content (without provenance), each rulebook with its
+    :func:`fingerprint`. Only ``agents`` are played, the fitted one only where it is
+    :func:`playable`; the others' scores are kept from ``earlier`` results of the same
+    fingerprint (their games are the same games, a game's dice depending only on the seed and
+    its number), which are named with their provenance under ``kept``."""
     from generator.sim.suite import simulated_variants
 
-    variants = simulated_variants(catalog)
+    variants = list(simulated_variants(catalog) if variants is None else variants)
+    rules = {v.id: compile_rules(v) for v in variants}
+    prints = {vid: fingerprint(r, games, seed) for vid, r in rules.items()}
     kept = [agent for agent in CHECKED_AGENTS if agent not in agents]
     if kept:
-        _check_keepable(earlier, kept, [v.id for v in variants], games, seed)
+        _check_keepable(earlier, kept, prints, games, seed)
     specs = [
         RecordSpec(v, pair, games, seed)
         for v in variants
         for agent in agents
+        if playable(agent, rules[v.id])
         for pair in ((agent, RANDOM), (RANDOM, agent))
     ]
     if log:
@@ -110,21 +156,23 @@ def measure_agents(
         spec = specs[i]
         score = both_seats(records[i], records[i + 1])
         seats = {
-            "as_first": first_rate(records[i])["estimate"],
-            "as_second": 1 - first_rate(records[i + 1])["estimate"],
+            "first": first_rate(records[i]),
+            "second": flipped(first_rate(records[i + 1])),
             "games": records[i]["games"] + records[i + 1]["games"],
         }
         entry = {**score, **seats, "qualifies": qualifies(score)}
         scores.setdefault(spec.variant.id, {})[spec.agents[0]] = entry
     for vid in [v.id for v in variants]:
         for agent in kept:
-            scores.setdefault(vid, {})[agent] = earlier["scores"][vid][agent]  # type: ignore[index]
-        scores[vid] = {agent: scores[vid][agent] for agent in CHECKED_AGENTS}
+            if agent in earlier["scores"][vid]:  # type: ignore[index]
+                scores.setdefault(vid, {})[agent] = earlier["scores"][vid][agent]  # type: ignore[index]
+        scores[vid] = {a: scores[vid][a] for a in CHECKED_AGENTS if a in scores.get(vid, {})}
     rivals = {v.id: best_simple(scores[v.id]) for v in variants}
     head_to_head = min(games, HEAD_TO_HEAD_GAMES)
     duels = [
         RecordSpec(v, pair, head_to_head, seed)
         for v in variants
+        if FITTED in scores[v.id]
         for pair in ((FITTED, rivals[v.id]), (rivals[v.id], FITTED))
     ]
     duel_records = simulate(duels, cache_dir=cache_dir, jobs=jobs, label="fitted v best")
@@ -140,6 +188,7 @@ def measure_agents(
     return {
         "games_a_seat": games,
         "seed": seed,
+        "fingerprints": prints,
         "qualifying_score": QUALIFYING_SCORE,
         "cpu_seconds": sum(float(r["elapsed_seconds"]) for r in records + duel_records),
         "scores": scores,
@@ -164,9 +213,15 @@ KEPT_PROVENANCE = ("command", "commit", "date", "machine")
 
 
 def _check_keepable(
-    earlier: dict[str, Any] | None, kept: list[str], variants: list[str], games: int, seed: int
+    earlier: dict[str, Any] | None,
+    kept: list[str],
+    fingerprints: dict[str, str],
+    games: int,
+    seed: int,
 ) -> None:
-    """Refuse to keep scores that are missing or were measured differently."""
+    """Refuse to keep scores that are missing or were measured differently: with other games
+    or another seed, or on rules other than ``fingerprints`` (rulebook id -> its
+    :func:`fingerprint` now). A kept fitted agent may be missing where it is not playable."""
     if earlier is None:
         raise ValueError("no earlier results to keep the other agents' scores from: check all")
     if earlier["games_a_seat"] != games or earlier["seed"] != seed:
@@ -174,8 +229,12 @@ def _check_keepable(
             f"the earlier results played {earlier['games_a_seat']:,} games a seat with seed"
             f" {earlier['seed']}, not {games:,} with seed {seed}: check every agent"
         )
-    for vid in variants:
-        missing = [a for a in kept if a not in earlier["scores"].get(vid, {})]
+    for vid, now in fingerprints.items():
+        if earlier.get("fingerprints", {}).get(vid) != now:
+            raise ValueError(
+                f"the earlier results measured {vid} on other rules or agents: check all"
+            )
+        missing = [a for a in kept if a not in earlier["scores"].get(vid, {}) and a != FITTED]
         if missing:
             raise ValueError(f"the earlier results lack {', '.join(missing)} on {vid}: check all")
 
@@ -241,7 +300,7 @@ def worst_scores(results: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]
 def summary(results: dict[str, Any]) -> list[str]:
     lines = []
     for agent, (variant, score) in sorted(worst_scores(results).items()):
-        passed = sum(s[agent]["qualifies"] for s in results["scores"].values())
+        passed = sum(s.get(agent, {}).get("qualifies", False) for s in results["scores"].values())
         lines.append(
             f"{agent}: qualifies in {passed} of {len(results['scores'])} rulebooks; worst"
             f" {100 * score['estimate']:.1f} % ({100 * score['low']:.1f}-{100 * score['high']:.1f})"
@@ -278,10 +337,3 @@ def qualified_agents(results: dict[str, Any] | None, variant: str) -> list[str]:
         return (fitted_rank if agent == FITTED else 0, -scores[agent]["estimate"], agent)
 
     return sorted(passing, key=rank)
-
-
-def qualified_by_variant(results: dict[str, Any] | None) -> dict[str, list[str]] | None:
-    """:func:`qualified_agents` for every rulebook checked; ``None`` without results."""
-    if results is None:
-        return None
-    return {variant: qualified_agents(results, variant) for variant in results["scores"]}

@@ -12,7 +12,10 @@ Checks by name (``check:`` in a claim):
   seconds-per-throw assumption (:data:`SECONDS_PER_THROW`).
 - ``central-rosette-decides``: exactly, in perfect play with two and three pieces a side, how
   much holding the central rosette (the rosette both routes pass through) raises its holder's
-  chance of winning, against the claim's reading of "most games" (its ``reading``).
+  chance of winning, against the claim's reading of "most games" (its ``reading``). The
+  worths are committed in ``results/rosette-worth.json`` (:data:`WORTH_FILE`, written by
+  ``ur-variants claims --write-results``), each under the key of the game and square it
+  weighs, and computed only for a game not there: a cold build need not compile the solver.
 - ``play-cannot-lock``: no reachable position where neither side can ever move (exhaustive for
   the variant's rules with two pieces a side, :data:`EXHAUSTIVE_PIECES`; sampled for its own
   piece count, including how often pieces in hand can enter).
@@ -45,6 +48,7 @@ from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import Catalog
 from generator.model.variant import Claim, Evidence, Ruling, SourceKind
+from generator.sim import results_files
 from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
 from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
@@ -96,6 +100,21 @@ class CheckSettings:
     cache_dir: Path | None
     refresh: bool = False
     """Check again and replace cached tallies instead of reading them (``build --refresh``)."""
+    worths: dict[str, dict[str, Any]] | None = None
+    """When given, every exact worth of the central rosette a check computes is put here by its
+    key, the committed ones (:data:`WORTH_FILE`) computed again: what ``ur-variants claims
+    --write-results`` commits."""
+
+
+WORTH_FILE = results_files.RESULTS_DIR / "rosette-worth.json"
+WORTH_FORMAT = 1
+
+
+def committed_worths(path: Path = WORTH_FILE) -> dict[str, dict[str, Any]]:
+    """The committed worths of the central rosette by key (none when the file is missing,
+    damaged or of another layout)."""
+    results = results_files.read_results(path, WORTH_FORMAT)
+    return dict(results["worths"]) if results is not None else {}
 
 
 def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -421,14 +440,20 @@ def _holding_worth_cached(
 
     small = with_pieces(rules, pieces)
     key = _key("holding-worth", small, {"cell": cell})
-    cached = _load(settings, key)
     names = {f.name for f in fields(HoldingWorth)}
+    committed = committed_worths().get(key) if settings.worths is None else None
+    if committed is not None and set(committed) == names:
+        return HoldingWorth(**committed)  # the key names the game: a committed worth is current
+    cached = _load(settings, key)
     if cached is not None and set(cached) == names:
-        return HoldingWorth(**cached)
-    if cached is not None:
-        report_damaged(settings.cache_dir or Path(), f"entry {key} is not a holding worth")
-    result = holding_worth(solve(small, cache_dir=None), cell)
-    _save(settings, key, asdict(result))
+        result = HoldingWorth(**cached)
+    else:
+        if cached is not None:
+            report_damaged(settings.cache_dir or Path(), f"entry {key} is not a holding worth")
+        result = holding_worth(solve(small, cache_dir=None), cell)
+        _save(settings, key, asdict(result))
+    if settings.worths is not None:
+        settings.worths[key] = asdict(result)
     return result
 
 

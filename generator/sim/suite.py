@@ -2,10 +2,6 @@
 
 - Baseline: random against random, :data:`BASELINE_GAMES` games (the first player's 95%
   interval is then at most ±0.5 percentage points).
-- Principle table: each cheap agent against random, in both seats.
-- Skill gap: the strongest cheap agent against random, both seats, more games: of the agents
-  that clearly beat random in that rulebook (:mod:`generator.sim.agent_check`), none where none
-  does.
 - Sensitivity: for every engine question on which the simulated variants disagree, each
   variant with that one ruling changed to each value another variant uses (and to each reading
   the question asks to measure, its ``measure`` in questions.yml), when the changed game is
@@ -18,26 +14,28 @@
 
 All runs share one seed (common random numbers: a change's effect is measured on the same
 dice). Records are cached (:mod:`generator.sim.records`), so a warm rerun costs nothing; on a
-cold run no game is played twice (a skill-gap run extends the table run of the same pairing,
-and a changed variant that plays like another variant reuses that variant's first games).
+cold run no game is played twice (a changed variant that plays like another variant reuses
+that variant's first games).
+
+Each agent against random (the rulebook pages' tables of players and the skill gap) is not
+played here: it is the agents' check, 50,000 games a seat, committed and read by the
+measurement layer (:mod:`generator.sim.agent_check`, :mod:`generator.measure.agents`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
 from generator.model.checks import answer_problems
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
-from generator.sim.fitted_agent import committed_weights
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate
 from generator.sim.stats import Z95, difference
 from generator.sim.variation import (
@@ -49,8 +47,6 @@ from generator.sim.variation import (
 )
 
 BASELINE_GAMES = 40_000
-TABLE_GAMES = 1_000
-SKILL_GAMES = 5_000
 EFFECT_HALF_WIDTH = 0.02
 """The precision target of a sensitivity effect on the first player's win rate: its 95%
 interval (baseline and changed run, half-widths in quadrature) is at most ±2 points."""
@@ -68,8 +64,6 @@ def games_for_effect(half_width: float, baseline_games: int) -> int:
 
 SENSITIVITY_GAMES = games_for_effect(EFFECT_HALF_WIDTH, BASELINE_GAMES)
 RANDOM = FastAgent.RANDOM.label
-TABLE_AGENTS = tuple(a.label for a in FastAgent if a not in (FastAgent.RANDOM, FastAgent.FITTED))
-"""The simple agents each rulebook page lists (the fitted agent plays only the skill gap)."""
 
 Record = dict[str, Any]
 
@@ -105,15 +99,6 @@ class Effect:
 
 
 @dataclass(frozen=True)
-class SkillGap:
-    variant: str
-    agent: str
-    as_first: Record
-    """The agent moves first, random second."""
-    as_second: Record
-
-
-@dataclass(frozen=True)
 class Skipped:
     variant: str
     change: Change
@@ -127,8 +112,6 @@ class Suite:
     seed: int
     variants: list[str]
     baseline: dict[str, Record] = field(default_factory=dict)
-    table: dict[str, list[Record]] = field(default_factory=dict)
-    skill: dict[str, SkillGap] = field(default_factory=dict)
     effects: list[Effect] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
 
@@ -136,8 +119,6 @@ class Suite:
         """Every record, each once."""
         seen: set[str] = set()
         groups: list[list[Record]] = [list(self.baseline.values())]
-        groups += list(self.table.values())
-        groups += [[g.as_first, g.as_second] for g in self.skill.values()]
         groups += [[e.changed] for e in self.effects]
         for group in groups:
             for record in group:
@@ -200,14 +181,9 @@ def default_suite(
     progress: bool = False,
     use_cache: bool = True,
     log: Callable[[str], None] | None = None,
-    skilled: Mapping[str, Sequence[str]] | None = None,
 ) -> Suite:
-    """Run (or read from the cache) everything the site needs; see the module docstring.
-
-    ``skilled``: per rulebook, the agents that clearly beat random there, best first
-    (:func:`generator.sim.agent_check.qualified_by_variant`). When given, the skill gap plays
-    the best of them, and a rulebook where none qualifies has no skill gap (an agent that
-    does not beat random stands for no skill); without it, the best agent of the table."""
+    """Run (or read from the cache) every random-against-random run the site needs; see the
+    module docstring."""
     variants = simulated_variants(catalog)
     suite = Suite(seed=seed, variants=[v.id for v in variants])
     played: Played = {}
@@ -226,12 +202,6 @@ def default_suite(
         )
 
     base_specs = [RecordSpec(v, (RANDOM, RANDOM), BASELINE_GAMES, seed) for v in variants]
-    table_specs = [
-        RecordSpec(v, pair, TABLE_GAMES, seed)
-        for v in variants
-        for agent in TABLE_AGENTS
-        for pair in ((agent, RANDOM), (RANDOM, agent))
-    ]
     changes = list(sensitivity_changes(catalog, variants))
     base_of = {spec.variant.id: spec for spec in base_specs}
     runnable: list[tuple[ResolvedVariant, Change, RecordSpec]] = []
@@ -245,13 +215,11 @@ def default_suite(
         else:
             runnable.append((variant, change, spec))
     sensitivity_specs = [spec for _, _, spec in runnable]
-    first = run(base_specs + table_specs + sensitivity_specs, "baseline, agents, sensitivity")
+    first = run(base_specs + sensitivity_specs, "baseline, sensitivity")
     base_records = first[: len(base_specs)]
-    table_records = first[len(base_specs) : len(base_specs) + len(table_specs)]
-    changed_records = first[len(base_specs) + len(table_specs) :]
+    changed_records = first[len(base_specs) :]
     for variant, record in zip(variants, base_records, strict=True):
         suite.baseline[variant.id] = record
-        suite.table[variant.id] = [r for r in table_records if r["variant"] == variant.id]
     for (variant, change, _), record in zip(runnable, changed_records, strict=True):
         suite.effects.append(
             Effect(
@@ -267,44 +235,4 @@ def default_suite(
         base = suite.baseline[variant.id]
         suite.effects.append(Effect(change.question, variant.id, change, base, base, True))
     suite.skipped = [Skipped(v.id, c, x) for v, c, x in changes if isinstance(x, str)]
-    strongest: dict[str, str] = {}
-    if skilled is None:
-        strongest = {v.id: strongest_agent(suite.table[v.id]) for v in variants}
-    else:
-        playable = {
-            v.id: [a for a in skilled.get(v.id, []) if fit_committed(a, v)] for v in variants
-        }
-        strongest = {vid: agents[0] for vid, agents in playable.items() if agents}
-    gapped = [v for v in variants if v.id in strongest]
-    skill_specs = [
-        RecordSpec(v, pair, SKILL_GAMES, seed)
-        for v in gapped
-        for pair in ((strongest[v.id], RANDOM), (RANDOM, strongest[v.id]))
-    ]
-    skill_records = run(skill_specs, "skill gap")
-    for i, variant in enumerate(gapped):
-        suite.skill[variant.id] = SkillGap(
-            variant.id, strongest[variant.id], skill_records[2 * i], skill_records[2 * i + 1]
-        )
     return suite
-
-
-def fit_committed(agent: str, variant: ResolvedVariant) -> bool:
-    """Whether ``agent`` can play ``variant`` in a build: the fitted agent only where its fit
-    is committed for these very rules (a build never fits silently, which takes minutes)."""
-    if agent != FastAgent.FITTED.label:
-        return True
-    return committed_weights(compile_rules(variant)) is not None
-
-
-def strongest_agent(table: list[Record]) -> str:
-    """The agent with the best mean win rate against random over both seats."""
-    scores: dict[str, list[float]] = {}
-    for record in table:
-        rate = record["results"]["first_player_win_rate"]["estimate"]
-        first, second = record["agents"]
-        if first != RANDOM:
-            scores.setdefault(first, []).append(rate)
-        else:
-            scores.setdefault(second, []).append(1 - rate)
-    return max(scores, key=lambda agent: (sum(scores[agent]) / len(scores[agent]), agent))

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from generator.measure.agents import AGENTS, AgentScores
 from generator.measure.core import Results
 from generator.measure.exact import EXACT, ExactValues
 from generator.measure.exact_effects import EXACT_EFFECTS, with_exact
 from generator.measure.full_games import FULL_GAMES
-from generator.measure.suite import SUITE, agent_table, chance_check, skill_summary
-from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, SKILL_GAMES, TABLE_GAMES
+from generator.measure.suite import SUITE, chance_check
+from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
 from generator.site.context import SiteContext, variant_page
 from generator.site.equivalence import same_game_groups
@@ -41,6 +42,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
     suite = results.get(SUITE) if results else None
     exact = (results.get(EXACT) if results else None) or ExactValues()
     exact_effects = results.get(EXACT_EFFECTS) if results else None
+    agents = (results.get(AGENTS) if results else None) or AgentScores()
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
     same_game = same_game_groups(simulated)
     full = full_games_view(results.get(FULL_GAMES) if results else None, list(ctx.variant_ids))
@@ -50,8 +52,10 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
             "simulated": results is not None,
             "simulate": ctx.catalog.variants[vid].simulate,
             "baseline": baseline,
-            "skill": skill_summary(suite, vid) if suite else None,
-            "agents": agent_table(suite, vid, ctx.catalog) if baseline and suite else [],
+            "skill": agents.skill.get(vid),
+            "agents": agents.rows.get(vid, []),
+            "left_out": agents.left_out.get(vid, []),
+            "check": agents.checked,
             "exact": exact.values.get(vid, []),
             "refused": exact.refused.get(vid),
             "exact_figures": exact_effects.rulebooks.get(vid, []) if exact_effects else [],
@@ -66,10 +70,6 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
     findings = rulebook_findings(ctx, figures.per_variant)
     charts = _charts(ctx, results, findings)
     figures.files.update(charts)
-    agents = sorted(
-        {a for f in figures.per_variant.values() for row in f["agents"] for a in row.agents}
-        | {f["skill"]["agent"] for f in figures.per_variant.values() if f["skill"]}
-    )
     common = {
         "stats": results,
         "exact": exact,
@@ -79,6 +79,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "size": binary_size,
         "skipped": suite.skipped if suite else [],
         "full": full,
+        "agent_scores": agents,
         "exact_effects": exact_effects,
         "agent_words": ctx.words.agent,
     }
@@ -94,7 +95,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         findings=findings,
         overview=overview(findings),
         solved_pieces=sorted({n for f in findings for n in f.exact_by_pieces}),
-        players=[ctx.words.agent(label) for label in ["random", *agents]],
+        players=[ctx.words.agent(label) for label in ["random", *sorted(agents.named())]],
         charts=sorted(charts),
         link=ctx.linker(page),
         chance=chance_check(suite.effects if suite else []),
@@ -115,8 +116,6 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         link=ctx.linker(method),
         baseline_games=next((f.games for f in findings), None),
         sizes={
-            "table": TABLE_GAMES,
-            "skill": SKILL_GAMES,
             "sensitivity": SENSITIVITY_GAMES,
             "half_width": EFFECT_HALF_WIDTH,
         },
@@ -175,12 +174,6 @@ class Finding:
         return skill
 
     @property
-    def choices_matter(self) -> bool | None:
-        """Whether the best simple player beats random beyond doubt (its interval above one
-        half); None when no skill gap was measured."""
-        return None if self.skill is None else self.skill["low"] > EVEN
-
-    @property
     def exact_by_pieces(self) -> dict[int, Any]:
         return {value.pieces: value for value in self.figures["exact"]}
 
@@ -215,7 +208,6 @@ def overview(findings: list[Finding]) -> dict[str, Any] | None:
         by_edge[finding.edge].append(finding)
     by_length = sorted(findings, key=lambda f: f.throws["mean"])
     by_rate = sorted(findings, key=lambda f: f.first_player["estimate"])
-    skilled = [f for f in findings if f.choices_matter]
     return {
         "games": len(findings),
         "rulebooks": sum(len(f.variants) for f in findings),
@@ -224,7 +216,6 @@ def overview(findings: list[Finding]) -> dict[str, Any] | None:
         "highest_rate": by_rate[-1],
         "shortest": by_length[0],
         "longest": by_length[-1],
-        "skilled": skilled,
         "measured_skill": [f for f in findings if f.skill is not None],
     }
 
@@ -305,10 +296,11 @@ def _charts(
             axis="throws per game, both players (log scale)",
             logarithmic=True,
         )
+        skill = (results.get(AGENTS) or AgentScores()).skill
         skills = [
             Interval(short_or_group[v], s["estimate"], s["low"], s["high"])
             for v in games
-            if (s := skill_summary(suite, v)) is not None
+            if (s := skill.get(v)) is not None
         ]
         if skills:
             charts["statistics/skill.svg"] = interval_chart(
