@@ -23,7 +23,7 @@ from generator.model.catalog import Catalog, load_valid_catalog
 from generator.sim import full_games
 from generator.sim.full_games import FullGame, fingerprint, status
 from generator.sim.results_files import read_results
-from generator.sim.solve import SOLVER_VERSION, solve
+from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, solve
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.full_games_view import full_games_view
@@ -123,6 +123,27 @@ def test_the_command_adds_a_rulebook_and_keeps_the_others(
     assert main(["--root", str(root), "full-games"]) == 0  # the pending list brought up to date
     third = full_games.read_results(output)
     assert third is not None and set(third["pending"]) == {"fixture-child"}
+
+
+def test_a_size_counted_by_an_older_memory_estimate_is_counted_again(tmp_path: Path) -> None:
+    """A pending rulebook's memory was counted by the solver's estimate of the time: once the
+    estimate changes (ESTIMATE_VERSION), the size is no longer current and the next run counts
+    it again instead of keeping the old figure."""
+    root = _project(tmp_path)
+    output = root / "results" / "full-games.json"
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    first = full_games.read_results(output)
+    assert first is not None
+    counted = first["pending"]["fixture-child"]
+    assert counted["estimate_version"] == ESTIMATE_VERSION and counted["memory_bytes"] > 1
+    old = {key: value for key, value in counted.items() if key != "estimate_version"}
+    first["pending"]["fixture-child"] = {**old, "memory_bytes": 1}  # as an older run wrote it
+    full_games.write_results(output, first)
+    catalog = load_valid_catalog(root / "variants")
+    assert status(full_games.full_games(catalog), first).pending["fixture-child"] is None
+    assert main(["--root", str(root), "full-games"]) == 0
+    again = full_games.read_results(output)
+    assert again is not None and again["pending"]["fixture-child"] == counted
 
 
 def test_a_run_keeps_what_another_run_saved_meanwhile(

@@ -34,7 +34,7 @@ from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import Catalog
 from generator.sim import results_files
 from generator.sim.published import PERFECT_FIRST_PLAYER
-from generator.sim.solve import SOLVER_VERSION, estimate, rules_key, solve
+from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, estimate, rules_key, solve
 
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "full-games.json"
@@ -124,6 +124,9 @@ class Pending:
     memory_bytes: int
     fits: bool
     """The memory estimate is within the limit: it can be solved here."""
+    estimate_version: int = 1
+    """The :data:`generator.sim.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
+    written before it was recorded count as 1)."""
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -132,13 +135,18 @@ class Pending:
     def from_dict(data: dict[str, Any]) -> Pending:
         return Pending(**data)
 
+    @property
+    def current(self) -> bool:
+        """Counted by the solver's current memory estimate."""
+        return self.estimate_version == ESTIMATE_VERSION
+
 
 def pending_record(vid: str, rules: Rules, key: str, limit: int = MEMORY_LIMIT) -> Pending:
     """The size of ``rules``'s full game, counted (seconds, or minutes for the largest)."""
     guess = estimate(rules)
     return Pending(
         vid, key, rules.pieces, guess.states, guess.exact, guess.memory_bytes,
-        guess.memory_bytes <= limit,
+        guess.memory_bytes <= limit, ESTIMATE_VERSION,
     )  # fmt: skip
 
 
@@ -199,7 +207,8 @@ class Status:
     stale: dict[str, FullGame]
     pending: dict[str, Pending | None]
     """Not solved for the current rules; the size when the records counted it for these
-    rules (``None``: not counted since the rules changed, or a new rulebook)."""
+    rules (``None``: not counted since the rules or the memory estimate changed, or a new
+    rulebook)."""
     memory_limit: int = MEMORY_LIMIT
     """The limit ``Pending.fits`` was judged by (bytes)."""
 
@@ -218,7 +227,8 @@ def status(games: dict[str, Rules], results: dict[str, Any] | None) -> Status:
         if record is not None:
             stale[vid] = FullGame.from_dict(record)
         counted = results["pending"].get(vid)
-        pending[vid] = Pending.from_dict(counted) if counted and counted["key"] == key else None
+        size = Pending.from_dict(counted) if counted and counted["key"] == key else None
+        pending[vid] = size if size is not None and size.current else None
     return Status(solved, stale, pending, int(results.get("memory_limit", MEMORY_LIMIT)))
 
 
@@ -237,12 +247,11 @@ def refresh_pending(
     log: Callable[[str], None] | None = None,
 ) -> None:
     """List every rulebook of ``games`` without a current record as pending, with its size
-    (counted once per game: a record already counted for the same rules is kept), and drop
-    the records of rulebooks no longer in ``games``."""
+    (counted once per game: a record already counted for the same rules by the current memory
+    estimate is kept), and drop the records of rulebooks no longer in ``games``."""
     now = status(games, results)
-    counted: dict[str, Pending] = {
-        p["key"]: Pending.from_dict(p) for p in results["pending"].values()
-    }
+    kept = (Pending.from_dict(p) for p in results["pending"].values())
+    counted: dict[str, Pending] = {p.key: p for p in kept if p.current}
     pending: dict[str, Any] = {}
     for vid in now.pending:
         key = fingerprint(games[vid])

@@ -98,6 +98,10 @@ SWEEP_VERSION = 2
 values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
 where it was interrupted."""
 
+ESTIMATE_VERSION = 2
+"""Bump when :func:`estimate` counts memory differently (what a layer allocates changed):
+sizes counted before are counted again (:func:`generator.sim.full_games.refresh_pending`)."""
+
 DEFAULT_MAX_MEMORY = 4 * 2**30
 """Refuse solves whose estimated working memory exceeds this (bytes)."""
 
