@@ -270,6 +270,33 @@ def test_the_header_row_and_question_column_stay_in_view_on_a_desktop(
     record_screenshot(request.config, shot)
 
 
+MOST_LINES = 5
+"""The most lines one answer may take on a desktop; narrower columns (each shrunk to its
+longest word) put the longest answers on eight or nine lines and left empty bands across their
+rows."""
+
+
+def test_on_a_desktop_no_answer_stands_more_than_five_lines_tall(
+    open_page: OpenPage, site: ServedSite
+) -> None:
+    page = open_page(viewport=WIDE)
+    open_compare(page, site)
+    tallest = page.evaluate(
+        """() => [...document.querySelectorAll('#comparison tbody td[data-variant]')]
+             .map((td) => {
+               const range = document.createRange();
+               range.selectNodeContents(td);
+               const lines = range.getBoundingClientRect().height
+                 / parseFloat(getComputedStyle(td).lineHeight);
+               return [lines, td.closest('tr').dataset.question, td.dataset.variant];
+             })
+             .sort((a, b) => b[0] - a[0])[0]"""
+    )
+    assert tallest[0] <= MOST_LINES + 0.5, (
+        f"an answer stands {tallest[0]:.1f} lines tall: {tallest}"
+    )
+
+
 def test_on_a_phone_each_question_is_a_card_with_labelled_values(
     request: pytest.FixtureRequest,
     open_page: OpenPage,
