@@ -12,7 +12,8 @@ import pytest
 from browser.readertext import machine_tokens, machine_words
 
 from generator.model.catalog import Catalog, load_valid_catalog
-from generator.model.checks import KNOWN_CLAIM_CHECKS
+from generator.model.checks import KNOWN_CLAIM_CHECKS, PlayProblem
+from generator.sim.suite import Skipped, sensitivity_changes, simulated_variants
 from generator.site.vocabulary import NoWords, Vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,3 +82,22 @@ def test_every_claim_check_reads_as_words(catalog: Catalog) -> None:
         assert "-" not in words.check(name) and name not in words.check(name)
     with pytest.raises(NoWords, match=r"vocabulary\.yml"):
         words.check("no-such-check")
+
+
+def test_every_change_the_engine_refuses_reads_as_words(catalog: Catalog) -> None:
+    """The statistics method page says why the engine cannot play a changed rulebook in words:
+    boards and routes by their titles, dice by their throws, never an equipment id."""
+    words = Vocabulary.of(catalog.equipment)
+    tokens = machine_tokens(catalog)
+    refused = [
+        outcome
+        for _, _, outcome in sensitivity_changes(catalog, simulated_variants(catalog))
+        if isinstance(outcome, Skipped)
+    ]
+    assert refused, "no change is refused: this test checks nothing"
+    for skipped in refused:
+        said = words.refusal(skipped.problem)
+        assert said[:1].isupper() and said != skipped.reason, said
+        assert not machine_words([said], tokens), f"{skipped.change.label}: {said!r}"
+    with pytest.raises(NoWords, match=r"vocabulary\.yml"):
+        words.refusal(PlayProblem("dice", "no-such-problem", "message"))

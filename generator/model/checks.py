@@ -6,8 +6,9 @@ these checks need more than one value at once: references, geometry, provenance,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from generator.model.equipment import Board, Dice, Route
 from generator.model.references import malformed, references
@@ -245,8 +246,8 @@ def _resolved_problems(catalog: Catalog, variant: Variant, doc: Document) -> Ite
     dice = catalog.equipment.dice[values["dice"]]
     # A reading kept for the record (simulate: false) is never played, so it may be one the
     # engine cannot finish; its page says so. Every played variant must terminate.
-    for question, message in play_problems(values, board, route, dice, variant.simulate):
-        yield doc.problem(at(question), message)
+    for problem in play_problems(values, board, route, dice, variant.simulate):
+        yield doc.problem(at(problem.question), problem.message)
 
 
 def answer_problems(values: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -273,16 +274,34 @@ def answer_problems(values: dict[str, Any]) -> Iterator[tuple[str, str]]:
         )
 
 
+class PlayProblem(NamedTuple):
+    """One reason a set of machine values cannot be played.
+
+    ``question`` is the ruling to fix, ``message`` tells the data's author what is wrong, and
+    ``kind`` with ``details`` (equipment ids and numbers, never words) lets a page say the same
+    to a reader in its own words."""
+
+    question: str
+    kind: str
+    message: str
+    details: Mapping[str, Any] = MappingProxyType({})
+
+
 def play_problems(
     values: dict[str, Any], board: Board, route: Route, dice: Dice, terminating: bool
-) -> Iterator[tuple[str, str]]:
-    """(question, message) for each reason a set of machine values cannot be played: the route
-    is not drawn on the board, a named cell is off the board or the route, the pieces do not
-    fit, the entry rules name the wrong number of pieces, and (when ``terminating``) some piece
-    can never enter or never bear off. Shared by the catalogue check and the sensitivity runs
+) -> Iterator[PlayProblem]:
+    """Each reason a set of machine values cannot be played: the route is not drawn on the
+    board, a named cell is off the board or the route, the pieces do not fit, the entry rules
+    name the wrong number of pieces, and (when ``terminating``) some piece can never enter or
+    never bear off. Shared by the catalogue check and the sensitivity runs
     (:func:`generator.sim.variation.playable_problem`)."""
     if route.board != board.id:
-        yield "route", f"route {route.id} is drawn on board {route.board}, not {board.id}"
+        yield PlayProblem(
+            "route",
+            "route-off-board",
+            f"route {route.id} is drawn on board {route.board}, not {board.id}",
+            {"route": route.id, "route_board": route.board, "board": board.id},
+        )
         return
     on_route = set(route.light) | set(route.dark)
     for question in ("safe-squares", "rosette-extra-throw"):
@@ -291,37 +310,57 @@ def play_problems(
         if isinstance(cells, list):
             for cell in cells:
                 if not board.has(cell):
-                    yield question, f"{question}: {cell} is not on board {board.id}"
-                elif cell not in on_route:
-                    yield (
+                    yield PlayProblem(
                         question,
+                        "square-off-board",
+                        f"{question}: {cell} is not on board {board.id}",
+                        {"board": board.id},
+                    )
+                elif cell not in on_route:
+                    yield PlayProblem(
+                        question,
+                        "square-off-route",
                         f"{question}: rosette or cell {cell} is off the route {route.id};"
                         " no piece can ever stand there",
+                        {"route": route.id},
                     )
     yield from _capacity(values, route)
     if terminating:
         yield from _termination(values, route, dice)
 
 
-def _capacity(values: dict[str, Any], route: Route) -> Iterator[tuple[str, str]]:
+def _capacity(values: dict[str, Any], route: Route) -> Iterator[PlayProblem]:
     pieces, stacking = values["pieces"], values["stacking"]
     capacity = len(set(route.light)) * stacking
     if pieces > capacity:
-        yield (
+        yield PlayProblem(
             "pieces",
+            "too-many-pieces",
             f"{pieces} pieces cannot fit on route {route.id} ({capacity} places);"
             " lower pieces or allow stacking",
+            {"pieces": pieces, "route": route.id, "places": capacity},
         )
     entry = values["entry"]
     if "per_piece" in entry and len(entry["per_piece"]) != pieces:
-        yield "pieces", f"entry names {len(entry['per_piece'])} pieces but pieces is {pieces}"
+        named = len(entry["per_piece"])
+        yield PlayProblem(
+            "pieces",
+            "entry-piece-count",
+            f"entry names {named} pieces but pieces is {pieces}",
+            {"named": named, "pieces": pieces},
+        )
 
 
-def _termination(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[tuple[str, str]]:
+def _termination(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[PlayProblem]:
     """A variant that cannot terminate: some piece can never enter, or never bear off."""
     throws = sorted(t for t, p in dice.table() if t > 0 and p > 0)
     if not throws:
-        yield "dice", f"dice {dice.id} never moves a piece; the game cannot end"
+        yield PlayProblem(
+            "dice",
+            "no-moving-throw",
+            f"dice {dice.id} never moves a piece; the game cannot end",
+            {"dice": dice.id},
+        )
         return
     length = route.length
     entry = values["entry"]
@@ -331,21 +370,30 @@ def _termination(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[t
     for rule in rules:
         allowed = throws if rule["throws"] == "any" else [t for t in rule["throws"] if t in throws]
         if not allowed:
-            yield (
+            yield PlayProblem(
                 "entry",
+                "no-entering-throw",
                 f"no throw of dice {dice.id} can enter a piece ({rule['throws']});"
                 " the game cannot end",
+                {"dice": dice.id, "entering": rule["throws"]},
             )
             continue
         squares = allowed if rule["square"] == "throw" else [rule["square"]]
         for square in squares:
             if square > length:
-                yield "entry", f"entry square {square} is beyond the route's {length} steps"
+                yield PlayProblem(
+                    "entry",
+                    "entry-beyond-route",
+                    f"entry square {square} is beyond the route's {length} steps",
+                    {"square": square, "steps": length},
+                )
             elif square not in reach_off:
-                yield (
+                yield PlayProblem(
                     "bearing-off",
+                    "never-bears-off",
                     f"a piece entering on step {square} can never bear off with throws {throws}"
                     f" and {values['bearing-off']} bearing off; the game cannot end",
+                    {"square": square, "throws": throws},
                 )
 
 

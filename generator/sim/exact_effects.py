@@ -183,8 +183,8 @@ def plan(catalog: Catalog, max_states: int = DEFAULT_MAX_STATES) -> list[Planned
 
     planned = []
     for variant, change, changed in sensitivity_changes(catalog, simulated_variants(catalog)):
-        if isinstance(changed, str):
-            continue
+        if not isinstance(changed, ResolvedVariant):
+            continue  # the engine cannot play it
         planned.append(_plan_one(variant, change, changed, max_states))
     return planned
 
@@ -384,7 +384,7 @@ def current_records(catalog: Catalog, results: dict[str, Any]) -> Iterator[Effec
     changes = {
         (variant.id, canonical(change.as_dict())): (variant, changed)
         for variant, change, changed in sensitivity_changes(catalog, simulated_variants(catalog))
-        if not isinstance(changed, str)
+        if isinstance(changed, ResolvedVariant)
     }
     for data in results["effects"]:
         record = EffectRecord.from_dict(data)

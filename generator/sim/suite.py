@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from generator.model.catalog import Catalog
-from generator.model.checks import answer_problems
+from generator.model.checks import PlayProblem, answer_problems
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate
@@ -42,7 +42,7 @@ from generator.sim.variation import (
     Change,
     alternatives,
     canonical,
-    playable_problem,
+    play_problem,
     with_change,
 )
 
@@ -100,9 +100,18 @@ class Effect:
 
 @dataclass(frozen=True)
 class Skipped:
+    """A one-ruling change the engine cannot play, and why."""
+
     variant: str
     change: Change
-    reason: str
+    problem: PlayProblem
+    changed: ResolvedVariant | None
+    """The changed rulebook, when the new value fits the question at all."""
+
+    @property
+    def reason(self) -> str:
+        """Why, for the data's author (a page words ``problem`` for readers)."""
+        return self.problem.message
 
 
 @dataclass
@@ -150,8 +159,8 @@ def simulated_variants(catalog: Catalog) -> list[ResolvedVariant]:
 
 def sensitivity_changes(
     catalog: Catalog, variants: list[ResolvedVariant]
-) -> Iterator[tuple[ResolvedVariant, Change, ResolvedVariant | str]]:
-    """(variant, change, changed variant or the reason it cannot be played)."""
+) -> Iterator[tuple[ResolvedVariant, Change, ResolvedVariant | Skipped]]:
+    """(variant, change, changed variant or why it cannot be played)."""
     for question, values in alternatives(catalog, variants).items():
         for variant in variants:
             if question not in variant.rulings:
@@ -164,12 +173,14 @@ def sensitivity_changes(
                 try:
                     changed = with_change(variant, change, catalog.equipment)
                 except (KeyError, ValueError) as error:
-                    yield variant, change, str(error)
+                    malformed = PlayProblem(question, "malformed-value", str(error))
+                    yield variant, change, Skipped(variant.id, change, malformed, None)
                     continue
                 if any(q == question for q, _ in answer_problems(changed.machine_values())):
                     continue  # the question does not arise here, or does and needs an answer
-                problem = playable_problem(changed)
-                yield variant, change, problem if problem else changed
+                problem = play_problem(changed)
+                refused = problem and Skipped(variant.id, change, problem, changed)
+                yield variant, change, refused or changed
 
 
 def default_suite(
@@ -207,7 +218,7 @@ def default_suite(
     runnable: list[tuple[ResolvedVariant, Change, RecordSpec]] = []
     unchanged_play: list[tuple[ResolvedVariant, Change]] = []
     for variant, change, changed in changes:
-        if isinstance(changed, str):
+        if isinstance(changed, Skipped):
             continue
         spec = RecordSpec(changed, (RANDOM, RANDOM), SENSITIVITY_GAMES, seed, (change,))
         if np.array_equal(spec.packed, base_of[variant.id].packed):
@@ -234,5 +245,5 @@ def default_suite(
     for variant, change in unchanged_play:
         base = suite.baseline[variant.id]
         suite.effects.append(Effect(change.question, variant.id, change, base, base, True))
-    suite.skipped = [Skipped(v.id, c, x) for v, c, x in changes if isinstance(x, str)]
+    suite.skipped = [x for _, _, x in changes if isinstance(x, Skipped)]
     return suite

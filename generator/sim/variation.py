@@ -18,7 +18,7 @@ from typing import Any
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
-from generator.model.checks import play_problems
+from generator.model.checks import PlayProblem, play_problems
 from generator.model.equipment import Equipment
 from generator.model.values import VALUE_CHECKS
 from generator.model.variant import ResolvedVariant
@@ -140,14 +140,21 @@ def with_change(variant: ResolvedVariant, change: Change, equipment: Equipment) 
     return changed
 
 
-def playable_problem(variant: ResolvedVariant) -> str | None:
+def play_problem(variant: ResolvedVariant) -> PlayProblem | None:
     """Why ``variant`` cannot be played as a game that ends, or ``None`` when it can: the
     catalogue's own checks (:func:`generator.model.checks.play_problems`), then the engine's."""
     values = variant.machine_values()
-    for _, message in play_problems(values, variant.board, variant.route, variant.dice, True):
-        return message
+    for problem in play_problems(values, variant.board, variant.route, variant.dice, True):
+        return problem
     try:
         compile_rules(variant)
     except (KeyError, TypeError, ValueError) as error:
-        return f"the engine cannot compile it: {error}"
+        # No one ruling is to blame: the rules as a whole do not compile.
+        return PlayProblem("", "engine-refuses", f"the engine cannot compile it: {error}")
     return None
+
+
+def playable_problem(variant: ResolvedVariant) -> str | None:
+    """:func:`play_problem`'s message for the data's author, or ``None`` when it plays."""
+    problem = play_problem(variant)
+    return problem.message if problem else None

@@ -17,9 +17,10 @@ from generator.measure.exact import EXACT, ExactValues
 from generator.measure.exact_effects import EXACT_EFFECTS, with_exact
 from generator.measure.full_games import FULL_GAMES
 from generator.measure.suite import SUITE, chance_check
-from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES
+from generator.model.variant import Question, Variant
+from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, Skipped
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
-from generator.site.context import SiteContext, variant_page
+from generator.site.context import SiteContext, question_page, variant_page
 from generator.site.equivalence import same_game_groups
 from generator.site.full_games_view import full_games_view
 from generator.site.render import environment, figure, render
@@ -77,7 +78,6 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "variant_page": variant_page,
         "pct": percent,
         "size": binary_size,
-        "skipped": suite.skipped if suite else [],
         "full": full,
         "agent_scores": agents,
         "exact_effects": exact_effects,
@@ -113,6 +113,8 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
             " the solver's cost and the changes the engine cannot play.",
         ),
         refused=exact.refused,
+        refusals=refusal_rows(ctx, suite.skipped if suite else []),
+        question_page=question_page,
         link=ctx.linker(method),
         baseline_games=next((f.games for f in findings), None),
         sizes={
@@ -122,6 +124,33 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         **common,
     )
     return figures
+
+
+@dataclass(frozen=True)
+class RefusalRow:
+    """One change the engine cannot play, in words, with every rulebook it was tried on."""
+
+    question: Question
+    answer: str
+    """The ruling's words the rulebooks were changed to (as the comparison table gives them)."""
+    reason: str
+    variants: list[Variant]
+
+
+def refusal_rows(ctx: SiteContext, skipped: list[Skipped]) -> list[RefusalRow]:
+    """The changes the engine refused, one row per question, answer and reason (in the
+    catalogue's order of questions), naming every rulebook refused for that reason."""
+    rows: dict[tuple[str, str, str], RefusalRow] = {}
+    for refused in skipped:
+        question = ctx.catalog.questions[refused.change.question]
+        answer = ctx.words.label(question.id, refused.change.value)
+        reason = ctx.words.refusal(refused.problem)
+        row = rows.setdefault(
+            (question.id, answer, reason), RefusalRow(question, answer, reason, [])
+        )
+        row.variants.append(ctx.catalog.variants[refused.variant])
+    order = list(ctx.catalog.questions)
+    return sorted(rows.values(), key=lambda row: order.index(row.question.id))
 
 
 METHOD_PAGE = "statistics/method.md"

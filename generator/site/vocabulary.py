@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from generator.model.checks import PlayProblem
 from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
 
 DATA = Path(__file__).parent / "data" / "vocabulary.yml"
@@ -134,8 +135,12 @@ class Vocabulary:
         if form == "phrase":
             return title
         if question_id == "dice":
-            return "throws " + number_ranges([t for t, _ in self.equipment.dice[value].table()])
+            return "throws " + self.dice_throws(value)
         return title_head(title)
+
+    def dice_throws(self, dice: str) -> str:
+        """The throws a set of dice gives, as "0–4" or "1–4, 6, 8"."""
+        return number_ranges([t for t, _ in self.equipment.dice[dice].table()])
 
     def _entry_words(self, value: Mapping[str, Any], form: str) -> str:
         words = self.data["entry"]
@@ -219,6 +224,35 @@ class Vocabulary:
             extra.append("shared by both sides")
         return where[:1].upper() + where[1:] + (f" ({', '.join(extra)})" if extra else "")
 
+    # --- refusals ----------------------------------------------------------------------------
+
+    def refusal(self, problem: PlayProblem) -> str:
+        """Why the engine cannot play a changed rulebook, in a reader's words: the problem's
+        kind worded by the vocabulary, equipment named by its title, throws as "5, 6 or 7"."""
+        words = self.data.get("unplayable", {}).get(problem.kind)
+        if words is None:
+            raise NoWords(
+                f"no words for the problem {problem.kind!r}: add it to {DATA.name}'s unplayable"
+            )
+        said = str(words).format(**{k: self._detail(k, v) for k, v in problem.details.items()})
+        return said[:1].upper() + said[1:]
+
+    def _detail(self, key: str, value: Any) -> str:
+        """One fact of a problem in words: a board or route by its title, dice by the throws
+        they give ("0–4"), throws listed ("5, 6 or 7")."""
+        boards_and_routes: Mapping[str, Mapping[str, Any]] = {
+            "route": self.equipment.routes,
+            "route_board": self.equipment.boards,
+            "board": self.equipment.boards,
+        }
+        if key in boards_and_routes:
+            return title_in_sentence(str(boards_and_routes[key][value].title))
+        if key == "dice":
+            return self.dice_throws(value)
+        if isinstance(value, list):
+            return self.throws(value)
+        return str(value)
+
     # --- kinds -------------------------------------------------------------------------------
 
     def agent(self, label: str) -> AgentWords:
@@ -245,6 +279,13 @@ class Vocabulary:
 def _squares(steps: Sequence[int]) -> str:
     word = "square" if len(steps) == 1 else "squares"
     return f"{word} {listing([str(s) for s in steps])}"
+
+
+def title_in_sentence(title: str) -> str:
+    """ "The Ur board (a 3 × 8 grid ...)" -> "the Ur board": an equipment's title as a sentence
+    names it (other titles begin with a name, "Bell's 14-square route", and keep it)."""
+    head = title.split(" (")[0].split(";")[0].strip()
+    return "the " + head[4:] if head.startswith("The ") else head
 
 
 def title_head(title: str) -> str:
