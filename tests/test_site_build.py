@@ -139,7 +139,7 @@ def test_browser_contract(site: Path, catalog: Catalog) -> None:
     page = (site / "variants" / some.id / "index.html").read_text(encoding="utf-8")
     for ruling in some.rulings:
         block = re.search(
-            rf'<details class="cite" data-ruling="{re.escape(ruling.id)}">(.*?)</details>',
+            rf'<details class="cite" data-ruling="{re.escape(ruling.id)}"[^>]*>(.*?)</details>',
             page,
             re.S,
         )

@@ -4,10 +4,17 @@ The key word is chosen from the data: among the words of every ruling's text, th
 the fewest pages of the built site, so the expected hit is near the top. This is the only test
 that touches the theme's chrome (mkdocs-material's search box and result list); if the builder
 changes, only the selectors below change.
+
+The search index is loaded whole before the first result shows ("Initializing search"), so it
+has a budget; what keeps it small (pair pages indexed by their summary only, citation forms,
+board pictures and position notation left out) must not hide a rulebook, question or source.
 """
 
 from __future__ import annotations
 
+import html
+import json
+from pathlib import Path
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import pytest
@@ -26,6 +33,11 @@ pytestmark = pytest.mark.browser
 SEARCH_INPUT = "input.md-search__input"
 SEARCH_HITS = ".md-search-result a[href]"
 MIN_WORD_LENGTH = 6
+SEARCH_INDEX = Path("search/search_index.json")
+SEARCH_INDEX_BUDGET = 2_000_000
+"""Bytes. 1.47 MB on 1 December 2026; 5.09 MB before the pair pages' repeated rulings, the
+citation forms, board pictures and lists of ids left it. A reader's browser loads all of it
+before the first result shows."""
 
 
 def rarest_ruling_word(
@@ -130,3 +142,48 @@ def test_a_ruling_id_typed_into_search_finds_that_ruling_first(
         if hits[:2] != [home, f"{home}#{ruling}"]:
             problems.append(f"{ruling}: first hits {hits[:3]}")
     assert not problems, "\n".join(problems)
+
+
+def search_entries(built_site: Path) -> list[dict[str, str]]:
+    entries: list[dict[str, str]] = json.loads(
+        (built_site / SEARCH_INDEX).read_text(encoding="utf-8")
+    )["docs"]
+    return entries
+
+
+def test_the_search_index_stays_within_its_budget(built_site: Path) -> None:
+    size = (built_site / SEARCH_INDEX).stat().st_size
+    assert size <= SEARCH_INDEX_BUDGET, (
+        f"{SEARCH_INDEX} is {size:,} bytes, over its budget of {SEARCH_INDEX_BUDGET:,}: leave"
+        " out of search what only repeats another page (data-search-exclude), or raise the"
+        " budget knowingly"
+    )
+
+
+def test_every_reference_page_and_every_ruling_stays_searchable(
+    built_site: Path,
+    site_pages: dict[str, SitePage],
+    rulings_by_id: dict[str, Ruling],
+    ruling_homes: dict[str, str],
+) -> None:
+    """Each rulebook, question and source page is indexed with its text, each ruling's section
+    with the ruling's own words, and each pair page by its title and summary."""
+    entries = search_entries(built_site)
+    text_at = {entry["location"]: entry["text"] for entry in entries}
+    pages = {loc.split("#")[0] for loc in text_at}
+    reference = [
+        path
+        for path, page in site_pages.items()
+        if path.startswith(("variants/", "questions/", "sources/", "compare/"))
+        and not page.scan.is_redirect
+    ]
+    assert reference, "no reference pages found in the built site"
+    missing = [path for path in reference if path not in pages]
+    assert not missing, f"pages missing from search: {missing[:10]}"
+    unworded = []
+    for ruling_id, ruling in rulings_by_id.items():
+        text = text_at.get(f"{ruling_homes[ruling_id]}#{ruling_id}", "")
+        first_words = " ".join(WORD.findall(ruling.text)[:4])
+        if not first_words or first_words not in " ".join(WORD.findall(html.unescape(text))):
+            unworded.append(ruling_id)
+    assert not unworded, f"rulings whose words are not searchable: {unworded[:10]}"
