@@ -78,6 +78,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "pct": percent,
         "size": binary_size,
         "skipped": suite.skipped if suite else [],
+        "suite": suite,
         "full": full,
         "agent_scores": agents,
         "exact_effects": exact_effects,
