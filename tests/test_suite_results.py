@@ -5,6 +5,8 @@ damaged file is reported (file and fix) and the build simulates instead."""
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,9 +14,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import VARIANTS
 
-from generator.measure.core import Settings
-from generator.measure.suite import run_suite, suite_problems
+from generator.measure.core import Results, Settings
+from generator.measure.suite import SUITE, run_suite, suite_problems
 from generator.model.catalog import Catalog
 from generator.model.variant import ResolvedVariant
 from generator.sim import fast, suite_results
@@ -24,6 +27,9 @@ from generator.sim.cache_files import write_json
 from generator.sim.runner import RunRequest, RunResult
 from generator.sim.suite import Suite, simulated_variants
 from generator.sim.variation import Change, alternatives, canonical, with_change
+from generator.site.context import SiteContext
+from generator.site.edition import load_editions
+from generator.site.statistics_page import METHOD_PAGE, statistics_files
 
 Played = list[RunRequest]
 
@@ -175,3 +181,25 @@ def test_an_impossible_committed_record_is_left_out_and_named(tmp_path: Path) ->
     records = suite_results.read_committed(path, said.append).records
     assert key not in records and len(records) == len(data["records"]) - 1
     assert len(said) == 1 and key in said[0] and str(path) in said[0]
+
+
+def method_page(catalog: Catalog, suite: Suite) -> str:
+    ctx = SiteContext(catalog, None, load_editions(VARIANTS))
+    files = statistics_files(ctx, Results(suite.seed, {SUITE.name: suite})).files
+    return html.unescape(str(files[METHOD_PAGE]))
+
+
+def test_the_method_page_names_the_command_and_any_rulebook_the_build_played(
+    catalog: Catalog, committed_suite: Suite
+) -> None:
+    """The statistics method page says which command recorded the suite's games, at which
+    commit, and which rulebooks the build played itself because their rules changed since."""
+    assert committed_suite.committed_by is not None
+    page = method_page(catalog, committed_suite)
+    recorded = f"are recorded by `{committed_suite.committed_by['command']}`"
+    assert recorded in page and committed_suite.committed_by["commit"] in page
+    assert "and played the runs of" not in page
+    book = sorted(committed_suite.baseline)[0]
+    stale = dataclasses.replace(committed_suite, uncommitted=[book])
+    page = method_page(catalog, stale)
+    assert f"and played the runs of {catalog.variants[book].short} itself" in page

@@ -7,8 +7,8 @@ from .cache/sim/ or simulated; prints how many runs and effects there are.
 
 With --write-results, every run is taken from .cache/sim/ or simulated, not from the committed
 file, and all of them are written to results/simulation-suite.json with the command, commit,
-date and machine; the build reads them from there while their rules are unchanged. A few
-minutes of one core from cold.
+date and machine; the build reads them from there while their rules are unchanged. About a
+minute of processor time from cold.
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     if args.write_results:
         changed = [e.changed for e in played]
         results = committed_layout(suite.baseline.values(), changed)
-        command = WRITE_COMMAND + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
+        command = WRITE_COMMAND + (" --no-cache" if args.no_cache else "")
+        command += f" --jobs {args.jobs}" if args.jobs > 1 else ""
         output = args.root / "results" / RESULTS_FILE.name
         publish(args.root, output, RESULTS_FORMAT, command, began, results, summary)
     return 0

@@ -16,8 +16,8 @@ All runs share one seed (common random numbers: a change's effect is measured on
 dice). Records are committed (``results/simulation-suite.json``,
 :mod:`generator.sim.suite_results`, read while a run's key is there) and cached
 (:mod:`generator.sim.records`), so a cold build of a commit whose rules are recorded and a
-warm rerun play nothing; otherwise no game is played twice (a changed variant that plays like another variant reuses
-that variant's first games).
+warm rerun play nothing; otherwise no game is played twice (a changed variant that plays
+like another variant reuses that variant's first games).
 
 Each agent against random (the rulebook pages' tables of players and the skill gap) is not
 played here: it is the agents' check, 50,000 games a seat, committed and read by the
