@@ -1,4 +1,4 @@
-"""Build the whole site: validate, simulate (cached), render the pages, run mkdocs into site/.
+"""Build the whole site: validate, simulate (committed or cached), render, run mkdocs into site/.
 
 Validation problems stop the build and are listed. Simulation records, exact solutions and
 claim checks are cached under .cache/; --refresh recomputes all three and replaces the cache.

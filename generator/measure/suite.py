@@ -1,7 +1,8 @@
 """The simulation suite as a measurement, and the figures derived from its records.
 
 The suite itself (what is played, how many games, the seed) is :mod:`generator.sim.suite`;
-here it is run with the build's settings, and its records are summarised into the figures a
+here it is run with the build's settings (its records read from the committed
+``results/simulation-suite.json`` while current), and its records are summarised into the figures a
 page prints: how many one-ruling effects look real. Each agent's score against a random player
 and the skill gap are the agents' check (:mod:`generator.measure.agents`).
 """
@@ -16,13 +17,17 @@ from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
 from generator.sim.sanity import result_problems
 from generator.sim.suite import Effect, Suite, default_suite
+from generator.sim.suite_results import read_committed
 
 Record = dict[str, Any]
 
 
 def run_suite(catalog: Catalog, settings: Settings) -> Suite:
-    """Every simulation the site reports (:func:`generator.sim.suite.default_suite`), read
-    from ``.cache/sim`` when cached (unless ``settings.refresh``)."""
+    """Every simulation the site reports (:func:`generator.sim.suite.default_suite`): each
+    run read from the committed records (``results/simulation-suite.json``,
+    :mod:`generator.sim.suite_results`) while its key is there, the others read from
+    ``.cache/sim`` when cached (unless ``settings.refresh``) or simulated. The committed file
+    is a result, not a cache: ``refresh`` does not play its games again."""
     return default_suite(
         catalog,
         seed=settings.seed,
@@ -30,6 +35,7 @@ def run_suite(catalog: Catalog, settings: Settings) -> Suite:
         cache_dir=settings.cache_root / "sim",
         use_cache=not settings.refresh,
         log=settings.log,
+        committed=read_committed(log=settings.log),
     )
 
 

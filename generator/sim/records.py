@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -197,16 +197,19 @@ def simulate(
     use_cache: bool = True,
     label: str = "games",
     played: Played | None = None,
+    known: Mapping[str, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The record of every spec, in order: read from the cache when present, otherwise
-    simulated (in parallel over ``jobs`` processes) and saved.
+    """The record of every spec, in order: taken from ``known`` (records by key, e.g. the
+    committed ones) or read from the cache when present, otherwise simulated (in parallel
+    over ``jobs`` processes) and saved.
 
     Specs with the same play key play their longest run once (extending any table for that
     key in ``played``, which is updated); each record summarises the first ``games`` rows.
     """
     tables: Played = {} if played is None else played
+    given = known or {}
     records: list[dict[str, Any] | None] = [
-        load_record(cache_dir, s.key) if use_cache else None for s in specs
+        given.get(s.key) or (load_record(cache_dir, s.key) if use_cache else None) for s in specs
     ]
     waiting: dict[str, list[int]] = {}
     for i, spec in enumerate(specs):

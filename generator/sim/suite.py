@@ -13,9 +13,11 @@
   :func:`games_for_effect`).
 
 All runs share one seed (common random numbers: a change's effect is measured on the same
-dice). Records are cached (:mod:`generator.sim.records`), so a warm rerun costs nothing; on a
-cold run no game is played twice (a changed variant that plays like another variant reuses
-that variant's first games).
+dice). Records are committed (``results/simulation-suite.json``,
+:mod:`generator.sim.suite_results`, read while a run's key is there) and cached
+(:mod:`generator.sim.records`), so a cold build of a commit whose rules are recorded and a
+warm rerun play nothing; otherwise no game is played twice (a changed variant that plays
+like another variant reuses that variant's first games).
 
 Each agent against random (the rulebook pages' tables of players and the skill gap) is not
 played here: it is the agents' check, 50,000 games a seat, committed and read by the
@@ -25,7 +27,7 @@ measurement layer (:mod:`generator.sim.agent_check`, :mod:`generator.measure.age
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate
 from generator.sim.stats import Z95, difference
+from generator.sim.suite_results import RESULTS_FILE, WRITE_COMMAND, Committed
 from generator.sim.variation import (
     Change,
     alternatives,
@@ -123,6 +126,12 @@ class Suite:
     baseline: dict[str, Record] = field(default_factory=dict)
     effects: list[Effect] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    committed_by: dict[str, Any] | None = None
+    """Who wrote the committed records the build read (command, commit, date, machine);
+    ``None`` when it read none."""
+    uncommitted: list[str] = field(default_factory=list)
+    """Rulebooks with runs not among the committed records, simulated (or read from the
+    cache) in this build."""
 
     def records(self) -> Iterator[Record]:
         """Every record, each once."""
@@ -183,6 +192,27 @@ def sensitivity_changes(
                 yield variant, change, refused or changed
 
 
+def report_uncommitted(
+    specs: list[RecordSpec], committed: Mapping[str, Record], log: Callable[[str], None] | None
+) -> list[str]:
+    """The rulebooks with runs that are not among the committed records (their rules, games
+    or seed changed since the file was written, or they are new), named in ``log`` with how
+    to refresh the file."""
+    missing = [spec for spec in specs if spec.key not in committed]
+    books: dict[str, int] = {}
+    for spec in missing:
+        books[spec.variant.id] = books.get(spec.variant.id, 0) + 1
+    if books and log:
+        named = ", ".join(f"{book} ({runs} run{'s' * (runs > 1)})" for book, runs in books.items())
+        log(
+            f"simulation suite: {len(missing)} of {len(specs)} runs are not in"
+            f" results/{RESULTS_FILE.name} (their rules, games or seed changed, or they are"
+            f" new); simulating them unless .cache/sim has them: {named}. `{WRITE_COMMAND}`"
+            " records them"
+        )
+    return sorted(books)
+
+
 def default_suite(
     catalog: Catalog,
     *,
@@ -192,12 +222,16 @@ def default_suite(
     progress: bool = False,
     use_cache: bool = True,
     log: Callable[[str], None] | None = None,
+    committed: Committed | None = None,
 ) -> Suite:
     """Run (or read from the cache) every random-against-random run the site needs; see the
-    module docstring."""
+    module docstring. With ``committed`` (records by key, :mod:`generator.sim.suite_results`),
+    a run whose key is there is read from it, and the runs that are not are named in ``log``
+    before they are simulated (or read from the cache)."""
     variants = simulated_variants(catalog)
     suite = Suite(seed=seed, variants=[v.id for v in variants])
     played: Played = {}
+    known = committed.records if committed is not None else {}
 
     def run(specs: list[RecordSpec], label: str) -> list[Record]:
         if log:
@@ -210,6 +244,7 @@ def default_suite(
             use_cache=use_cache,
             label=label,
             played=played,
+            known=known,
         )
 
     base_specs = [RecordSpec(v, (RANDOM, RANDOM), BASELINE_GAMES, seed) for v in variants]
@@ -226,6 +261,9 @@ def default_suite(
         else:
             runnable.append((variant, change, spec))
     sensitivity_specs = [spec for _, _, spec in runnable]
+    if committed is not None:
+        suite.uncommitted = report_uncommitted(base_specs + sensitivity_specs, known, log)
+        suite.committed_by = committed.made_by or None
     first = run(base_specs + sensitivity_specs, "baseline, sensitivity")
     base_records = first[: len(base_specs)]
     changed_records = first[len(base_specs) :]

@@ -78,6 +78,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "variant_page": variant_page,
         "pct": percent,
         "size": binary_size,
+        "suite": suite,
         "full": full,
         "agent_scores": agents,
         "exact_effects": exact_effects,
