@@ -32,7 +32,7 @@ WIN = -1
 __all__ = ["MAX_MOVES", "MOVE_WIDTH", "WIN", "config_id", "load_state", "successors"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def config_id(
     values: np.ndarray,
     group_start: np.ndarray,
@@ -61,7 +61,7 @@ def config_id(
     return int(code_to_config[code])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def load_state(
     K: Header,
     R: np.ndarray,
@@ -86,7 +86,7 @@ def load_state(
             S[occupied + cell] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def successors(
     K: Header,
     R: np.ndarray,
