@@ -17,6 +17,18 @@ def add_set_argument(parser: argparse.ArgumentParser, verb: str) -> None:
     )
 
 
+def add_results_arguments(
+    parser: argparse.ArgumentParser, cache: str, again: str, write_help: str
+) -> None:
+    """``--no-cache`` (``again`` even if ``.cache/<cache>/`` has the result) and
+    ``--write-results`` (what it writes under ``results/``), as the measurement commands that
+    keep a committed results file share them."""
+    parser.add_argument(
+        "--no-cache", action="store_true", help=f"{again} even if .cache/{cache}/ has it"
+    )
+    parser.add_argument("--write-results", action="store_true", help=write_help)
+
+
 MAX_SEED = 2**64 - 1
 MAX_GAMES = 10_000_000
 """Each game's result row takes 72 bytes: ten million games is 720 MB, about an hour a core."""

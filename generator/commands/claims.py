@@ -16,7 +16,7 @@ import argparse
 import sys
 import time
 
-from generator.commands._options import whole_number
+from generator.commands._options import add_results_arguments, whole_number
 
 ORDER = 7
 
@@ -30,13 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="games per sampled check (default: the build's)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed (default: the build's)")
-    parser.add_argument(
-        "--no-cache", action="store_true", help="check again even if .cache/claims/ has it"
-    )
-    parser.add_argument(
-        "--write-results",
-        action="store_true",
-        help="compute the central rosette's exact worths afresh and write them to"
+    add_results_arguments(
+        parser,
+        "claims",
+        "check again",
+        "compute the central rosette's exact worths afresh and write them to"
         " results/rosette-worth.json (with every claim checked, as the build checks them)",
     )
 

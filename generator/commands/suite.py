@@ -18,7 +18,7 @@ import functools
 import sys
 import time
 
-from generator.commands._options import MAX_JOBS, whole_number
+from generator.commands._options import MAX_JOBS, add_results_arguments, whole_number
 
 ORDER = 6
 
@@ -27,14 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=whole_number(1, MAX_JOBS), default=1, help="processes (default 1)"
     )
-    parser.add_argument(
-        "--no-cache", action="store_true", help="simulate again even if .cache/sim/ has a run"
-    )
-    parser.add_argument(
-        "--write-results",
-        action="store_true",
-        help="take no run from the committed file and write every run to"
-        " results/simulation-suite.json",
+    add_results_arguments(
+        parser,
+        "sim",
+        "simulate again",
+        "take no run from the committed file and write every run to results/simulation-suite.json",
     )
 
 

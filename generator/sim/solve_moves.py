@@ -12,7 +12,6 @@ against the reference engine position by position, so this translation is checke
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from generator.sim.fast import (
     M_CAPTURED,
@@ -23,6 +22,7 @@ from generator.sim.fast import (
     MOVE_WIDTH,
     Header,
     apply_move,
+    kernel,
     legal_moves,
 )
 
@@ -32,7 +32,7 @@ WIN = -1
 __all__ = ["MAX_MOVES", "MOVE_WIDTH", "WIN", "config_id", "load_state", "successors"]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def config_id(
     values: np.ndarray,
     group_start: np.ndarray,
@@ -61,7 +61,7 @@ def config_id(
     return int(code_to_config[code])
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def load_state(
     K: Header,
     R: np.ndarray,
@@ -86,7 +86,7 @@ def load_state(
             S[occupied + cell] += 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def successors(
     K: Header,
     R: np.ndarray,

@@ -36,7 +36,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np
 from numba import njit, prange
 
-from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
+from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header, kernel
 from generator.sim.solve_moves import WIN, load_state, successors
 
 # The helpers called once per option or throw (state_id, _option, _worth, _backup, _stands, and
@@ -50,7 +50,7 @@ CHUNKS = 64
 """Pieces a wave is cut into for the threads (any number gives the same result)."""
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def state_id(
     p: int,
     mover: int,
@@ -180,7 +180,7 @@ def layer_order(
     return k, waves, largest
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def _option(
     mover: int,
     opponent: int,
@@ -212,7 +212,7 @@ def _chunk(first: int, last: int, c: int, chunks: int) -> tuple[int, int]:
     return first + size * c // chunks, first + size * (c + 1) // chunks
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def _worth(code: int, values: np.ndarray, base: int) -> float:
     """What a stored choice is worth to the mover: ``1`` for a win, the successor's value
     when the mover throws again, else one minus it."""
@@ -222,7 +222,7 @@ def _worth(code: int, values: np.ndarray, base: int) -> float:
     return value if code & 1 else 1.0 - value
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def _backup(
     k: int, policy: np.ndarray, probs: np.ndarray, values: np.ndarray, base: int, lengths: bool
 ) -> float:
@@ -251,7 +251,7 @@ SHIFT = 4
 option led the next by at least ``2 * 2**-(e + 1)``; ``0``: no lead recorded."""
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@kernel(inline="always", _nrt=False)
 def _stands(record: int, drift: float, drift_at: np.ndarray) -> bool:
     """Whether a throw's stored choice still stands: the values have moved by less than half
     its recorded lead since it was recorded."""
@@ -261,7 +261,7 @@ def _stands(record: int, drift: float, drift_at: np.ndarray) -> bool:
     return sweep > 0 and drift - drift_at[sweep] < 2.0 ** -((record & 15) + 1)
 
 
-@njit(cache=True, _nrt=False)
+@kernel(_nrt=False)
 def _record(lead: float, sweep: int) -> int:
     """The record of a throw whose best option led the next by ``lead`` in Bellman sweep
     ``sweep`` (:data:`SHIFT`): the largest power of two at most half of it, less the margin."""
