@@ -143,3 +143,15 @@ def test_kept_scores_name_who_measured_them() -> None:
     chained = {**rerun, "kept": {"agents": ["greedy", "safe"], **first}}
     assert agent_check.kept_provenance(chained, ["greedy"]) == first
     assert agent_check.kept_provenance(chained, ["greedy", "capture"]) == rerun
+
+
+@pytest.mark.parametrize(
+    ("variant", "pieces"), [("finkel-great-book", 3), ("murray-1952-royalur", 2)]
+)
+def test_the_fit_counts_positions_as_the_solver_estimates_them(variant: str, pieces: int) -> None:
+    """Which committed fit a rulebook plays depends on the positions of its small games:
+    counted without the solver's memory figures, they are the solver's count."""
+    from generator.sim.solve import estimate
+
+    small = with_pieces(rules_for(variant), pieces)
+    assert fitted_agent.state_count(small) == estimate(small).states

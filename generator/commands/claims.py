@@ -5,9 +5,11 @@ same games and seed by default), so the figures on the claims page come from thi
 results are cached under .cache/claims/ as the build caches them (--no-cache: compute again).
 
 With --write-results, the exact worths of the central rosette (solved games, too slow for a
-cold build) are computed, not read from the committed file, and written to
-results/rosette-worth.json with the command, commit, date and machine; the build reads them
-from there while their game is unchanged.
+cold build) and the checks' sampled figures and reachability tallies (games played) are taken
+from .cache/claims/ or computed, not read from the committed files, and written to
+results/rosette-worth.json and results/claim-figures.json with the command, commit, date and
+machine; the build reads them from there while their key (the rules, versions, games and
+seed) is current.
 """
 
 from __future__ import annotations
@@ -34,15 +36,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         "claims",
         "check again",
-        "compute the central rosette's exact worths afresh and write them to"
-        " results/rosette-worth.json (with every claim checked, as the build checks them)",
+        "compute the central rosette's exact worths and the checks' sampled figures afresh"
+        " and write them to results/rosette-worth.json and results/claim-figures.json (with"
+        " every claim checked, as the build checks them)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
     from generator.measure.core import Settings
-    from generator.sim.claim_checks import WORTH_FORMAT, CheckSettings, check_claim
+    from generator.sim import claim_checks as cc
     from generator.sim.results_files import provenance, write_results
 
     catalog = load_or_report(args.root)
@@ -57,28 +60,32 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     build = Settings(cache_root=args.root / ".cache")  # the build's defaults
-    settings = CheckSettings(
+    settings = cc.CheckSettings(
         games=build.claim_games if args.games is None else args.games,
         seed=build.seed if args.seed is None else args.seed,
         cache_dir=None if args.no_cache else build.cache_root / "claims",
         worths={} if args.write_results else None,
+        figures={} if args.write_results else None,
+        committed=cc.committed_figures(),
     )
     if args.write_results and args.claim:
         print("--write-results checks every claim: name none", file=sys.stderr)
         return 2
     began = time.perf_counter()
     for claim_id in args.claim or sorted(claims):
-        result = check_claim(catalog, claims[claim_id], settings)
+        result = cc.check_claim(catalog, claims[claim_id], settings)
         print(f"{claim_id}: {result.verdict}")
         print(f"  {result.summary}")
         for label, figure in result.numbers.items():
             print(f"  {label}: {figure}")
-    if settings.worths is not None:
-        command = "ur-variants claims --write-results"
-        output = args.root / "results" / "rosette-worth.json"
-        took = time.perf_counter() - began
-        worths = dict(sorted(settings.worths.items()))
-        made = provenance(args.root, command, took)
-        write_results(output, WORTH_FORMAT, {"worths": worths, **made})
-        print(f"{len(worths)} worths of the central rosette written to {output}")
+    if settings.worths is not None and settings.figures is not None:
+        made = provenance(args.root, cc.WRITE_COMMAND, time.perf_counter() - began)
+        written = (
+            ("worths", settings.worths, cc.WORTH_FILE, cc.WORTH_FORMAT),
+            ("figures", settings.figures, cc.FIGURES_FILE, cc.FIGURES_FORMAT),
+        )
+        for name, found, committed, layout in written:
+            output = args.root / "results" / committed.name
+            write_results(output, layout, {name: dict(sorted(found.items())), **made})
+            print(f"{len(found)} {name} written to {output}")
     return 0

@@ -5,7 +5,9 @@ Each verdict is cached under ``.cache/claims/verdict-<key>``, the key being the 
 every file under ``variants/`` (a check may read any rulebook: the tablet route reads them
 all), the claim's id, the games, the seed and the engine's and the checks' versions; so a
 rebuild after a change elsewhere (a template, the site's code) does not play the sampled
-checks again.
+checks again. The sampled figures behind a verdict are read from the committed
+``results/claim-figures.json`` while their key is current (:mod:`generator.sim.claim_checks`),
+so a cold build plays no games.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
 from generator.sim.cache_files import CACHE_FORMAT, read_json, write_json
-from generator.sim.claim_checks import CLAIMS_VERSION, CheckSettings, ClaimResult, check_claim
+from generator.sim.claim_checks import (
+    CLAIMS_VERSION,
+    CheckSettings,
+    ClaimResult,
+    check_claim,
+    committed_figures,
+)
 
 
 def catalogue_digest(root: Path) -> str:
@@ -58,7 +66,12 @@ def _cached_verdict(path: Path) -> ClaimResult | None:
 def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]:
     """Each claim's verdict by claim id, rulebooks in id order, cached under ``.cache/claims``."""
     check = CheckSettings(
-        settings.claim_games, settings.seed, settings.cache_root / "claims", settings.refresh
+        settings.claim_games,
+        settings.seed,
+        settings.cache_root / "claims",
+        settings.refresh,
+        committed=committed_figures(log=settings.log),
+        log=settings.log,
     )
     catalogue = catalogue_digest(catalog.root)
     results: dict[str, ClaimResult] = {}

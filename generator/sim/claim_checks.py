@@ -16,6 +16,13 @@ Checks by name (``check:`` in a claim):
   worths are committed in ``results/rosette-worth.json`` (:data:`WORTH_FILE`, written by
   ``ur-variants claims --write-results``), each under the key of the game and square it
   weighs, and computed only for a game not there: a cold build need not compile the solver.
+
+The sampled figures (greedy games' lengths, how often pieces in hand can enter) and the
+exhaustive reachability tallies are committed the same way in ``results/claim-figures.json``
+(:data:`FIGURES_FILE`, written by the same command), each under the key of the rules, the
+engine's, simulator's and checks' versions, the games and the seed (:func:`_key`): a cold build
+reads them while current and plays no games; a stale one is computed (and said so), and a
+damaged file is reported and computed around.
 - ``play-cannot-lock``: no reachable position where neither side can ever move (exhaustive for
   the variant's rules with two pieces a side, :data:`EXHAUSTIVE_PIECES`; sampled for its own
   piece count, including how often pieces in hand can enter).
@@ -34,11 +41,12 @@ import json
 import math
 import random
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -50,6 +58,7 @@ from generator.model.catalog import Catalog
 from generator.model.variant import Claim, Evidence, Ruling, SourceKind
 from generator.sim import results_files
 from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
+from generator.sim.records import SIM_VERSION
 from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 
@@ -104,6 +113,43 @@ class CheckSettings:
     """When given, every exact worth of the central rosette a check computes is put here by its
     key, the committed ones (:data:`WORTH_FILE`) computed again: what ``ur-variants claims
     --write-results`` commits."""
+    figures: dict[str, dict[str, Any]] | None = None
+    """When given, every sampled figure and reachability tally a check computes is put here by
+    its key, the committed ones (:data:`FIGURES_FILE`) computed again: what ``ur-variants
+    claims --write-results`` commits."""
+    committed: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    """The committed figures by key (:func:`committed_figures`), read while their key is
+    current."""
+    log: Callable[[str], None] | None = None
+    """Where a stale committed figure is reported (``None``: not reported)."""
+
+
+WRITE_COMMAND = "ur-variants claims --write-results"
+FIGURES_FILE = results_files.RESULTS_DIR / "claim-figures.json"
+FIGURES_FORMAT = 1
+
+
+def committed_figures(
+    path: Path = FIGURES_FILE, log: Callable[[str], None] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The committed figures of the claim checks by key; none when the file is missing. A
+    damaged file (or one of another layout) is reported through ``log`` (file, what is wrong,
+    the command that writes it again) and read as empty, so the checks compute instead."""
+    if not path.exists():
+        return {}
+    results = results_files.read_results(path, FIGURES_FORMAT)
+    figures = results.get("figures") if results is not None else None
+    if not isinstance(figures, dict):
+        (log or _stderr)(
+            f"{path}: damaged or not claim figures of format {FIGURES_FORMAT}; computing the"
+            f" claims' figures instead (`{WRITE_COMMAND}` writes the file again)"
+        )
+        return {}
+    return {k: v for k, v in figures.items() if isinstance(v, dict)}
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr)
 
 
 WORTH_FILE = results_files.RESULTS_DIR / "rosette-worth.json"
@@ -219,29 +265,59 @@ def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> 
 # --- simulated games -------------------------------------------------------------------------
 
 
-def _throw_counts(rules: Rules, games: int, seed: int) -> np.ndarray:
+@dataclass(frozen=True)
+class GameLengths:
+    """Seeded greedy games in the native simulator: how many ended, and their throws."""
+
+    games: int
+    finished: int
+    mean: float
+    deviation: float
+    """The sample standard deviation of the throws of the games that ended."""
+    median: float
+
+
+def game_lengths(rules: Rules, games: int, seed: int) -> GameLengths:
+    """Play ``games`` seeded games, both sides greedy, and measure the ones that ended."""
     from generator.sim.encode import encode_rules
     from generator.sim.fast import GREEDY, THROWS, WINNER, play_games
 
     table = play_games(encode_rules(rules).packed(), GREEDY, GREEDY, seed, 0, games)
-    finished = table[table[:, WINNER] >= 0]
-    counts: np.ndarray = finished[:, THROWS]
-    return counts
+    counts = table[table[:, WINNER] >= 0][:, THROWS]
+    measured = len(counts) > 1  # a deviation needs two games (none end only if play locks)
+    return GameLengths(
+        games=games,
+        finished=len(counts),
+        mean=float(counts.mean()) if measured else 0.0,
+        deviation=float(counts.std(ddof=1)) if measured else 0.0,
+        median=float(np.median(counts)) if measured else 0.0,
+    )
+
+
+def _game_lengths_cached(rules: Rules, settings: CheckSettings) -> GameLengths:
+    extra = {"games": settings.games, "seed": settings.seed, "sim": SIM_VERSION}
+    return _committed_or_computed(
+        GameLengths,
+        _key("game-lengths", rules, extra),
+        lambda: game_lengths(rules, settings.games, settings.seed),
+        settings,
+        f"the greedy games of {rules.variant}",
+    )
 
 
 def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     """Compare the minutes the claim gives with simulated lengths at the assumed paces."""
     rules = compile_rules(catalog.resolve(claim.variant))
-    counts = _throw_counts(rules, settings.games, settings.seed)
-    mean = float(counts.mean())
-    half = 1.96 * float(counts.std(ddof=1)) / math.sqrt(len(counts))
+    lengths = _game_lengths_cached(rules, settings)
+    mean = lengths.mean
+    half = 1.96 * lengths.deviation / math.sqrt(lengths.finished)
     fast, typical, slow = SECONDS_PER_THROW
     low, high = mean * fast / 60, mean * slow / 60
     stated = _claimed_minutes(claim.claim, rules.pieces)
     every = _a_side(rules.pieces)
     numbers = {
-        "games simulated (greedy v greedy)": f"{len(counts)}",
-        "throws per game": f"{mean:.1f} ± {half:.1f} (95 %), median {float(np.median(counts)):.0f}",
+        "games simulated (greedy v greedy)": f"{lengths.finished}",
+        "throws per game": f"{mean:.1f} ± {half:.1f} (95 %), median {lengths.median:.0f}",
         f"minutes at {fast:g} / {typical:g} / {slow:g} s per throw": (
             f"{low:.0f} / {mean * typical / 60:.0f} / {high:.0f}"
         ),
@@ -264,9 +340,9 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
             f" {fast:g} to {slow:g} seconds a throw."
         )
     method = (
-        f"{len(counts)} seeded games (seed {settings.seed}) in the native simulator, both sides"
-        " playing the greedy agent; minutes = throws × seconds per throw (an assumption, not a"
-        " measurement) ÷ 60. No source gives a pace, so the verdict can say only whether the"
+        f"{lengths.finished} seeded games (seed {settings.seed}) in the native simulator, both"
+        " sides playing the greedy agent; minutes = throws × seconds per throw (an assumption,"
+        " not a measurement) ÷ 60. No source gives a pace, so the verdict can say only whether the"
         " claim fits the assumed paces, not whether it is true."
     )
     return ClaimResult(claim.id, claim.variant, claim.check, verdict, summary, method, numbers)
@@ -439,22 +515,13 @@ def _holding_worth_cached(
     from generator.sim.solve import solve, with_pieces
 
     small = with_pieces(rules, pieces)
-    key = _key("holding-worth", small, {"cell": cell})
-    names = {f.name for f in fields(HoldingWorth)}
-    committed = committed_worths().get(key) if settings.worths is None else None
-    if committed is not None and set(committed) == names:
-        return HoldingWorth(**committed)  # the key names the game: a committed worth is current
-    cached = _load(settings, key)
-    if cached is not None and set(cached) == names:
-        result = HoldingWorth(**cached)
-    else:
-        if cached is not None:
-            report_damaged(settings.cache_dir or Path(), f"entry {key} is not a holding worth")
-        result = holding_worth(solve(small, cache_dir=None), cell)
-        _save(settings, key, asdict(result))
-    if settings.worths is not None:
-        settings.worths[key] = asdict(result)
-    return result
+    return _committed_or_computed(
+        HoldingWorth,
+        _key("holding-worth", small, {"cell": cell}),
+        lambda: holding_worth(solve(small, cache_dir=None), cell),
+        dataclasses.replace(settings, committed=committed_worths(), figures=settings.worths),
+        "",  # a game not among the committed worths is solved quietly, as before
+    )
 
 
 # --- reachability (exhaustive) ---------------------------------------------------------------
@@ -528,24 +595,13 @@ def reachability(rules: Rules) -> Reachability:
 
 
 def _reachability_cached(rules: Rules, settings: CheckSettings) -> Reachability:
-    key = _key("reachability", rules, {})
-    cached = _load(settings, key)
-    if cached is not None and _is_reachability(cached):
-        return Reachability(**cached)
-    if cached is not None:
-        report_damaged(settings.cache_dir or Path(), f"entry {key} is not a reachability tally")
-    result = reachability(rules)
-    _save(settings, key, asdict(result))
-    return result
-
-
-def _is_reachability(payload: dict[str, Any]) -> bool:
-    """A cached tally is exactly the fields of :class:`Reachability`, each a count."""
-    names = {f.name for f in fields(Reachability)}
-    counts = all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in payload.values()
+    return _committed_or_computed(
+        Reachability,
+        _key("reachability", rules, {}),
+        lambda: reachability(rules),
+        settings,
+        f"the positions of {rules.variant} with {_a_side(rules.pieces)}",
     )
-    return set(payload) == names and counts
 
 
 def _small(rules: Rules) -> Rules:
@@ -586,13 +642,33 @@ def entry_blocked_sampled(rules: Rules, games: int, seed: int) -> tuple[int, int
     return blocked, pairs
 
 
+def _entry_blocked_cached(rules: Rules, settings: CheckSettings) -> tuple[int, int]:
+    extra = {"games": ENTRY_GAMES, "seed": settings.seed}
+    tally = _committed_or_computed(
+        EntryTally,
+        _key("entry-blocked", rules, extra),
+        lambda: EntryTally(*entry_blocked_sampled(rules, ENTRY_GAMES, settings.seed)),
+        settings,
+        f"the random games of {rules.variant}",
+    )
+    return tally.blocked, tally.throws
+
+
+@dataclass(frozen=True)
+class EntryTally:
+    """Moving throws with a piece in hand that enter none, and all such throws."""
+
+    blocked: int
+    throws: int
+
+
 def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     rules = compile_rules(catalog.resolve(claim.variant))
     small = _small(rules)
     found = _reachability_cached(small, settings)
-    counts = _throw_counts(rules, settings.games, settings.seed)
+    ended = _game_lengths_cached(rules, settings).finished
     no_move = found.no_move_pairs / found.pairs
-    blocked, hand_throws = entry_blocked_sampled(rules, ENTRY_GAMES, settings.seed)
+    blocked, hand_throws = _entry_blocked_cached(rules, settings)
     every, small_game = _a_side(rules.pieces), _a_side(small.pieces)
     low, high = wilson(blocked, hand_throws)
     numbers = {
@@ -605,9 +681,9 @@ def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettin
             f"{_percent(blocked / hand_throws if hand_throws else 0.0)} of {hand_throws:,}"
             f" (95 %: {_percent(low)} to {_percent(high)}; {ENTRY_GAMES} random games)"
         ),
-        f"games with {every} that ended (greedy, sampled)": (f"{len(counts)} of {settings.games}"),
+        f"games with {every} that ended (greedy, sampled)": f"{ended} of {settings.games}",
     }
-    unlocked = found.deadlocks == 0 and len(counts) == settings.games
+    unlocked = found.deadlocks == 0 and ended == settings.games
     enters = 1 - high >= ALMOST_ALWAYS
     verdict = CONTRADICTED if not unlocked else SUPPORTED if enters else PARTLY
     summary = (
@@ -639,14 +715,14 @@ def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Cl
     rules = compile_rules(catalog.resolve(claim.variant))
     small = _small(rules)
     found = _reachability_cached(small, settings)
-    counts = _throw_counts(rules, settings.games, settings.seed)
-    ok = found.both_finished == 0 and found.deadlocks == 0 and len(counts) == settings.games
+    ended = _game_lengths_cached(rules, settings).finished
+    ok = found.both_finished == 0 and found.deadlocks == 0 and ended == settings.games
     every, small_game = _a_side(rules.pieces), _a_side(small.pieces)
     numbers = {
         f"reachable positions, with {small_game}": f"{found.positions:,}",
         "positions with both sides finished": f"{found.both_finished}",
         "unfinished positions where neither side can ever move": f"{found.deadlocks}",
-        f"sampled games with {every} with one winner": f"{len(counts)} of {settings.games}",
+        f"sampled games with {every} with one winner": f"{ended} of {settings.games}",
     }
     summary = (
         "A game ends the moment one side bears off its last piece, so both sides can never finish"
@@ -821,6 +897,52 @@ def _key(kind: str, rules: Rules, extra: dict[str, Any]) -> str:
         **extra,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+Figure = TypeVar("Figure")
+
+
+def _committed_or_computed(
+    kind: type[Figure],
+    key: str,
+    compute: Callable[[], Figure],
+    settings: CheckSettings,
+    what: str,
+) -> Figure:
+    """A check's figure (a dataclass ``kind``) under ``key``: the committed one
+    (``settings.committed``; the key names everything that decides it, so it is current),
+    else the one cached under ``.cache/claims``, else computed and cached. A figure not
+    committed is reported through ``settings.log`` (``what`` it is, and the command that
+    commits it). When ``settings.figures`` collects figures, the committed ones are not read
+    and every figure is put there."""
+    if settings.figures is None:
+        committed = _as_figure(kind, settings.committed.get(key))
+        if committed is not None:
+            return committed
+        if settings.log is not None and what:
+            settings.log(
+                f"claims: {what} are not in {FIGURES_FILE.name} as the rules stand; computing"
+                f" them (`{WRITE_COMMAND}` commits them)"
+            )
+    cached = _load(settings, key)
+    result = _as_figure(kind, cached)
+    if result is None:
+        if cached is not None:
+            report_damaged(settings.cache_dir or Path(), f"entry {key} is not a {kind.__name__}")
+        result = compute()
+        _save(settings, key, asdict(result))  # type: ignore[call-overload]
+    if settings.figures is not None:
+        settings.figures[key] = asdict(result)  # type: ignore[call-overload]
+    return result
+
+
+def _as_figure(kind: type[Figure], payload: Any) -> Figure | None:
+    """``payload`` as a ``kind`` when it is exactly its fields, each a number; else ``None``."""
+    names = {f.name for f in fields(kind)}  # type: ignore[arg-type]
+    if not isinstance(payload, dict) or set(payload) != names:
+        return None
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in payload.values())
+    return kind(**payload) if numbers else None
 
 
 def _cache_path(settings: CheckSettings, key: str) -> Path | None:

@@ -113,12 +113,27 @@ def fit_pieces(rules: Rules) -> int:
     :data:`FIT_PIECES`, whose game has at most the positions the exact evaluations take
     (:data:`generator.sim.policy_eval.DEFAULT_MAX_STATES`)."""
     from generator.sim.policy_eval import DEFAULT_MAX_STATES
-    from generator.sim.solve import estimate, with_pieces
+    from generator.sim.solve import with_pieces
 
     for pieces in range(min(FIT_PIECES, rules.pieces), 0, -1):
-        if estimate(with_pieces(rules, pieces)).states <= DEFAULT_MAX_STATES:
+        if state_count(with_pieces(rules, pieces)) <= DEFAULT_MAX_STATES:
             return pieces
     raise ValueError(f"{rules.variant}: not even one piece a side can be solved here")
+
+
+def state_count(rules: Rules) -> int:
+    """The positions of the game of ``rules``, as :func:`generator.sim.solve.estimate` counts
+    them, without the memory figures it computes too: those need each layer's sweep order
+    (a compiled kernel), and a build asks for the count of every rulebook's small games only
+    to find its committed fit."""
+    from generator.sim.solve import MAX_COUNTED_CONFIGURATIONS, estimate
+    from generator.sim.solve_index import build_index
+    from generator.sim.solve_space import code_space, enumerate_configurations, geometry
+
+    if code_space(rules) > MAX_COUNTED_CONFIGURATIONS:
+        return estimate(rules).states
+    geo = geometry(rules)
+    return build_index(geo, enumerate_configurations(rules, geo)).states
 
 
 def fit(rules: Rules) -> Fit:
