@@ -142,7 +142,7 @@ def test_committed_worths_are_current_and_read_without_solving(
     the committed figures are a smaller game's exact worth and equal a solve of it."""
     committed = results_files.read_results(claim_checks.WORTH_FILE, claim_checks.WORTH_FORMAT)
     assert committed is not None, "results/rosette-worth.json is missing"
-    assert committed["command"] == "ur-variants claims --write-results"
+    assert committed["command"].startswith("ur-variants claims --write-results")
     assert all(committed[key] for key in ("commit", "date", "machine"))
     catalog = repository_catalog()
     claims = [

@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         for label, figure in result.numbers.items():
             print(f"  {label}: {figure}")
     if settings.worths is not None and settings.figures is not None:
-        made = provenance(args.root, cc.WRITE_COMMAND, time.perf_counter() - began)
+        command = cc.WRITE_COMMAND + (" --no-cache" if args.no_cache else "")
+        made = provenance(args.root, command, time.perf_counter() - began)
         written = (
             ("worths", settings.worths, cc.WORTH_FILE, cc.WORTH_FORMAT),
             ("figures", settings.figures, cc.FIGURES_FILE, cc.FIGURES_FORMAT),
