@@ -27,6 +27,9 @@ above it in the next (a move bears off at most one piece).
 from __future__ import annotations
 
 import os
+import types
+from collections.abc import Callable
+from typing import Any
 
 # Threads waiting at the end of a wave sleep instead of spinning: on a machine shared with
 # other work a spinning thread burns the processor time another needs (set before numba starts
@@ -421,12 +424,25 @@ PARALLEL_WAVE = 20_000
 """Waves smaller than this run on one thread (same result: the waves are cut into the same
 chunks either way); starting the threads costs more than they save."""
 
-bellman_wave = njit(cache=True, parallel=True)(_bellman_wave)
-evaluate_wave = njit(cache=True, parallel=True)(_evaluate_wave)
-commit_wave = njit(cache=True, parallel=True)(_commit_wave)
-bellman_wave_serial = njit(cache=True)(_bellman_wave)
-evaluate_wave_serial = njit(cache=True)(_evaluate_wave)
-commit_wave_serial = njit(cache=True)(_commit_wave)
+
+def _named(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``function`` under another name. Numba's on-disk cache files a compiled function by its
+    module, name and line, not by its options: compiled twice, once with ``parallel=True`` and
+    once without, under one name, whichever was cached first was loaded for both, and the
+    parallel sweeps ran on one thread."""
+    code = function.__code__.replace(co_name=name, co_qualname=name)
+    twin = types.FunctionType(code, function.__globals__, name, function.__defaults__)
+    twin.__qualname__ = name
+    twin.__doc__ = function.__doc__
+    return twin
+
+
+bellman_wave = njit(cache=True, parallel=True)(_named(_bellman_wave, "bellman_wave"))
+evaluate_wave = njit(cache=True, parallel=True)(_named(_evaluate_wave, "evaluate_wave"))
+commit_wave = njit(cache=True, parallel=True)(_named(_commit_wave, "commit_wave"))
+bellman_wave_serial = njit(cache=True)(_named(_bellman_wave, "bellman_wave_serial"))
+evaluate_wave_serial = njit(cache=True)(_named(_evaluate_wave, "evaluate_wave_serial"))
+commit_wave_serial = njit(cache=True)(_named(_commit_wave, "commit_wave_serial"))
 
 
 @njit(cache=True, parallel=True)
