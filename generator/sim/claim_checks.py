@@ -135,16 +135,13 @@ def committed_figures(
     """The committed figures of the claim checks by key; none when the file is missing. A
     damaged file (or one of another layout) is reported through ``log`` (file, what is wrong,
     the command that writes it again) and read as empty, so the checks compute instead."""
-    if not path.exists():
-        return {}
-    results = results_files.read_results(path, FIGURES_FORMAT)
-    figures = results.get("figures") if results is not None else None
-    if not isinstance(figures, dict):
-        (log or _stderr)(
-            f"{path}: damaged or not claim figures of format {FIGURES_FORMAT}; computing the"
-            f" claims' figures instead (`{WRITE_COMMAND}` writes the file again)"
-        )
-        return {}
+    damaged = (
+        f"damaged or not claim figures of format {FIGURES_FORMAT}; computing the claims'"
+        f" figures instead (`{WRITE_COMMAND}` writes the file again)"
+    )
+    figures, _ = results_files.read_section(
+        path, FIGURES_FORMAT, "figures", damaged, log or _stderr
+    )
     return {k: v for k, v in figures.items() if isinstance(v, dict)}
 
 

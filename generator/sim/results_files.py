@@ -103,3 +103,23 @@ def read_results(path: Path, layout: int) -> dict[str, Any] | None:
     if not isinstance(data, dict) or data.get("results_format") != layout:
         return None
     return data
+
+
+def read_section(
+    path: Path,
+    layout: int,
+    section: str,
+    damaged: str,
+    log: Callable[[str], None],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The dict ``section`` of the results at ``path`` and the whole payload; both empty when
+    the file is missing. A file that is damaged, of another layout or without that dict is
+    reported through ``log`` as ``path: damaged``, and read as empty."""
+    if not path.exists():
+        return {}, {}
+    data = read_results(path, layout)
+    found = data.get(section) if data is not None else None
+    if data is None or not isinstance(found, dict):
+        log(f"{path}: {damaged}")
+        return {}, {}
+    return found, data

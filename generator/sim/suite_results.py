@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.sim.results_files import RESULTS_DIR, read_results
+from generator.sim.results_files import RESULTS_DIR, read_section
 from generator.sim.sanity import FigureError, check_record
 
 RESULTS_FORMAT = 1
@@ -89,16 +89,11 @@ def read_committed(path: Path | None = None, log: Callable[[str], None] | None =
     again) and left out, so the build simulates those runs instead."""
     say = log or (lambda text: print(text, file=sys.stderr))
     path = RESULTS_FILE if path is None else path
-    if not path.exists():
-        return Committed()
-    data = read_results(path, RESULTS_FORMAT)
-    records = data.get("records") if data is not None else None
-    if not isinstance(records, dict):
-        say(
-            f"{path}: damaged or not a simulation suite of format {RESULTS_FORMAT}; simulating"
-            f" every run instead (`{WRITE_COMMAND}` writes the file again)"
-        )
-        return Committed()
+    damaged = (
+        f"damaged or not a simulation suite of format {RESULTS_FORMAT}; simulating every run"
+        f" instead (`{WRITE_COMMAND}` writes the file again)"
+    )
+    records, data = read_section(path, RESULTS_FORMAT, "records", damaged, say)
     usable: dict[str, Record] = {}
     for key, record in records.items():
         problem = record_problem(key, record)
@@ -106,7 +101,6 @@ def read_committed(path: Path | None = None, log: Callable[[str], None] | None =
             say(f"{path}: record {key}: {problem}; simulating it (`{WRITE_COMMAND}` fixes it)")
         else:
             usable[key] = record
-    assert data is not None
     return Committed(usable, {k: data[k] for k in PROVENANCE if k in data})
 
 
