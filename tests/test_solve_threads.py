@@ -25,8 +25,9 @@ values = np.full(size, 0.5)
 policy = np.zeros(size, dtype=np.uint32)
 probs = np.ones(1)
 new_values = np.empty(size)
-sweeps.evaluate_wave_serial(0, size, places, 0, values, policy, probs, new_values, False)
-sweeps.evaluate_wave(0, size, places, 0, values, policy, probs, new_values, False)
+moved = np.zeros(size, dtype=np.uint8)
+sweeps.evaluate_wave_serial(0, size, places, 0, values, policy, probs, new_values, False, moved)
+sweeps.evaluate_wave(0, size, places, 0, values, policy, probs, new_values, False, moved)
 print(numba.threading_layer())
 """
 

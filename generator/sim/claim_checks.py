@@ -153,11 +153,18 @@ WORTH_FILE = results_files.RESULTS_DIR / "rosette-worth.json"
 WORTH_FORMAT = 1
 
 
-def committed_worths(path: Path = WORTH_FILE) -> dict[str, dict[str, Any]]:
-    """The committed worths of the central rosette by key (none when the file is missing,
-    damaged or of another layout)."""
-    results = results_files.read_results(path, WORTH_FORMAT)
-    return dict(results["worths"]) if results is not None else {}
+def committed_worths(
+    path: Path = WORTH_FILE, log: Callable[[str], None] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The committed worths of the central rosette by key; none when the file is missing. A
+    damaged file (or one of another layout) is reported through ``log`` and read as empty, so
+    the worths are computed instead."""
+    damaged = (
+        f"damaged or not rosette worths of format {WORTH_FORMAT}; computing the worths"
+        f" instead (`{WRITE_COMMAND}` writes the file again)"
+    )
+    worths, _ = results_files.read_section(path, WORTH_FORMAT, "worths", damaged, log or _stderr)
+    return {k: v for k, v in worths.items() if isinstance(v, dict)}
 
 
 def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -516,7 +523,9 @@ def _holding_worth_cached(
         HoldingWorth,
         _key("holding-worth", small, {"cell": cell}),
         lambda: holding_worth(solve(small, cache_dir=None), cell),
-        dataclasses.replace(settings, committed=committed_worths(), figures=settings.worths),
+        dataclasses.replace(
+            settings, committed=committed_worths(log=settings.log), figures=settings.worths
+        ),
         "",  # a game not among the committed worths is solved quietly, as before
     )
 

@@ -17,7 +17,8 @@ perfect index (:mod:`generator.sim.solve_index`); each position stores one value
 expected length (float64: the tolerance, 1e-13, is far below float32's resolution), and moves
 are generated when needed by the simulator's rules kernel (:mod:`generator.sim.solve_moves`),
 not stored. A layer is solved by modified policy iteration on every core
-(:mod:`generator.sim.solve_sweeps`) until a sweep that generates every move changes no value
+(:mod:`generator.sim.solve_sweeps`; between full sweeps, the few positions where the error
+lingers are swept on their own) until a sweep that generates every move changes no value
 by more than the tolerance, the stopping rule of plain value iteration (RoyalUr-Java's
 ``LutTrainer`` stops the same way, see ``/work/shared/research/peers.md``). With the optimal
 policy fixed, the expected number of throws left, ``E(s) = 1 + sum_t p(t) * E(next)``, is found
@@ -93,7 +94,7 @@ SOLVER_VERSION = 3
 """Bump when the solver could give different numbers for the same rules (beyond the
 tolerance: committed results are keyed by it)."""
 
-SWEEP_VERSION = 2
+SWEEP_VERSION = 3
 """Bump when the sweeps could store different bits for a layer (their order, their starting
 values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
 where it was interrupted."""
@@ -117,6 +118,22 @@ MAX_SWEEPS = 100_000
 EVALUATION_FACTOR = float(os.environ.get("UR_FACTOR", "1e-3"))
 """Evaluate the stored choices until a sweep changes the values by less than this fraction of
 the last Bellman sweep's change (then look for better choices again)."""
+
+HOT_SPREAD = 10
+"""After a full evaluation sweep, the states whose change was within ``2**HOT_SPREAD`` (about
+a thousand) of the largest are swept again on their own
+(:func:`generator.sim.solve_sweeps.hot_floor`)..."""
+
+HOT_TARGET = 0.01
+"""...until their largest change is this fraction of the full sweep's."""
+
+HOT_SHARE = 2
+"""Hot states are swept on their own only when at most one in this many states is hot (the
+error is concentrated); else the next full sweep, on every core, does better."""
+
+SWEEP_HOT_STATES = True
+"""Sweep the hot states on their own between full evaluation sweeps (off: for the test that
+checks they change no value beyond the tolerance)."""
 
 GENERATE_EVERY_MOVE = False
 """Generate every state's moves in every Bellman sweep, even where the stored choices are
@@ -167,7 +184,9 @@ def order_dtype(perspectives: int, configurations: int) -> type[np.unsignedinteg
 def layer_working_bytes(size: int, waves: int, largest_wave: int, throws: int, key: int) -> int:
     """Bytes :func:`_solve_layer` allocates for a layer: per state a choice per throw
     (4 bytes each) and its record (a byte each, :func:`solve_sweeps._record`), a sweep-order
-    key, an id (4) and two flags; the largest wave's new values; each wave's start."""
+    key, an id (4) and two flags (the endless search's, or at other times the magnitude of
+    the last change, :func:`solve_sweeps.hot_floor`); the largest wave's new values; each
+    wave's start."""
     return size * (5 * throws + key + 4 + 2) + 8 * largest_wave + 8 * (waves + 1)
 
 
@@ -627,6 +646,8 @@ def _solve_layer(
             worst = max(worst, change)
         return worst
 
+    moved = np.zeros(size, dtype=np.uint8)
+
     def evaluate(array: FloatArray, of_lengths: bool) -> float:
         worst = 0.0
         for w in range(waves):
@@ -635,11 +656,33 @@ def _solve_layer(
             backup = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
             commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
             change = backup(
-                first, last, places, base, array, policy, geo.throw_probs, new_values, of_lengths
-            )
+                first, last, places, base, array, policy, geo.throw_probs, new_values,
+                of_lengths, moved,
+            )  # fmt: skip
             commit(first, last, base, array, new_values, places)
             worst = max(worst, change)
         return worst
+
+    def sweep_hot(array: FloatArray, of_lengths: bool, step: float, target: float) -> float:
+        """Sweep the hot states of the last full sweep until they move by less than
+        ``HOT_TARGET`` of it (or ``target``); returns the sum of each sweep's largest change."""
+        if not SWEEP_HOT_STATES or not rules.must_move:
+            # Where moving is optional, the values of positions both sides would stall in
+            # are the fixed point the sweeps reach, which depends on the order of updates:
+            # keep the one plain sweeps reach.
+            return 0.0
+        floor, count = sweeps.hot_floor(moved, HOT_SPREAD)
+        if count * HOT_SHARE > size:
+            return 0.0
+        summed = 0.0
+        for _ in range(MAX_SWEEPS):
+            change = sweeps.evaluate_hot(
+                moved, floor, places, base, array, policy, geo.throw_probs, of_lengths
+            )
+            summed += change
+            if change < max(step * HOT_TARGET, target):
+                return summed
+        raise RuntimeError(f"{rules.variant}: layer {layer}'s hot states did not converge")
 
     bellman_sweeps = evaluation_sweeps = 0
     while True:
@@ -658,11 +701,16 @@ def _solve_layer(
                 break
             if evaluation_sweeps > MAX_SWEEPS:
                 raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
+            drift += sweep_hot(values, False, step, target)
         if bellman_sweeps > MAX_SWEEPS:
             raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
+    del moved  # the endless search's two flags take its place
     endless = sweeps.mark_endless(base, size, places, policy, throws, lengths)
+    moved = np.zeros(size, dtype=np.uint8)
     length_sweeps = 1
     while (change := evaluate(lengths, True)) >= LENGTH_TOLERANCE:
+        if length_sweeps > 1:  # the first sweep moves every state from 0
+            sweep_hot(lengths, True, change, LENGTH_TOLERANCE)
         length_sweeps += 1
         if length_sweeps > MAX_SWEEPS:
             raise RuntimeError(
@@ -670,7 +718,8 @@ def _solve_layer(
                 f" in {MAX_SWEEPS} sweeps (last change {change:.3g})"
             )
     working = order.nbytes + places.nbytes + wave_start.nbytes + policy.nbytes
-    working += new_values.nbytes + settled.nbytes + 2 * size  # and mark_endless's two flags a state
+    # and mark_endless's two flags a state, or before and after it the changes' magnitudes
+    working += new_values.nbytes + settled.nbytes + 2 * size
     expected = layer_working_bytes(size, waves, largest, throws, order.itemsize)
     if working != expected:
         raise AssertionError(f"solver bug: layer {layer} uses {working} bytes, not {expected}")

@@ -19,6 +19,13 @@ a wave, Gauss-Seidel between waves), so the result does not depend on the number
 their timing. Few successors lie in their own wave: a move that captures nothing raises the
 total progress, a capture mostly lowers it, and a pass leads to the swap, in the next wave.
 
+After a full evaluation sweep, the error left is concentrated on a few positions (in
+four-piece Finkel's largest layer, about 1 % of positions move by more than a thousandth of
+the largest change; they are those where captures keep sending pieces back): those are swept
+again on their own (:func:`hot_floor`, :func:`evaluate_hot`) before the next full sweep.
+This is Gauss-Seidel in another order, so where moving is compulsory (the fixed point is
+unique) it converges to the same values, in fewer full sweeps.
+
 A stored choice is ``WIN_CODE`` (the move bears off the last piece) or
 ``2 * (successor id - layer base) + keeps turn``: below the layer's size it is in this layer,
 above it in the next (a move bears off at most one piece).
@@ -26,6 +33,7 @@ above it in the next (a move bears off at most one piece).
 
 from __future__ import annotations
 
+import math
 import os
 import types
 from collections.abc import Callable
@@ -382,6 +390,15 @@ def _bellman_wave(
     return float(worst.max())
 
 
+@kernel(inline="always", _nrt=False)
+def _magnitude(change: float) -> np.uint8:
+    """A change's binary exponent, shifted into a byte (``0``: no change): changes of the
+    same magnitude share a code, and a code ten less is about a thousand times smaller."""
+    if change == 0.0 or not np.isfinite(change):
+        return np.uint8(0)
+    return np.uint8(min(255, max(1, math.frexp(change)[1] + 128)))
+
+
 def _evaluate_wave(
     first: int,
     last: int,
@@ -392,9 +409,11 @@ def _evaluate_wave(
     probs: np.ndarray,
     new_values: np.ndarray,
     lengths: bool,
+    moved: np.ndarray,
 ) -> float:
     """One backup of the wave under the stored choices (:func:`_backup`; states whose length
-    is already infinite are left alone). Returns the largest change."""
+    is already infinite are left alone), each state's change recorded in ``moved`` (row ``k``
+    of the order, :func:`_magnitude`). Returns the largest change."""
     size = last - first
     chunks = min(CHUNKS, size)
     worst = np.zeros(chunks)
@@ -405,10 +424,13 @@ def _evaluate_wave(
             own = base + places[k]
             if lengths and not np.isfinite(values[own]):
                 new_values[k - first] = values[own]
+                moved[k] = 0
                 continue
             total = _backup(k, policy, probs, values, base, lengths)
             new_values[k - first] = total
-            change = max(change, abs(total - values[own]))
+            step = abs(total - values[own])
+            moved[k] = _magnitude(step)
+            change = max(change, step)
         worst[c] = change
     return float(worst.max())
 
@@ -418,6 +440,47 @@ def _commit_wave(
 ) -> None:
     for k in prange(first, last):
         values[base + places[k]] = new_values[k - first]
+
+
+@njit(cache=True)
+def hot_floor(moved: np.ndarray, spread: int) -> tuple[int, int]:
+    """The smallest code (:func:`_magnitude`) within ``2**spread`` of the largest change, and
+    how many states have at least that code: the hot states."""
+    top = 0
+    for k in range(moved.shape[0]):
+        top = max(top, int(moved[k]))
+    floor = max(1, top - spread)
+    count = 0
+    for k in range(moved.shape[0]):
+        if moved[k] >= floor:
+            count += 1
+    return floor, count
+
+
+@njit(cache=True)
+def evaluate_hot(
+    moved: np.ndarray,
+    floor: int,
+    places: np.ndarray,
+    base: int,
+    values: np.ndarray,
+    policy: np.ndarray,
+    probs: np.ndarray,
+    lengths: bool,
+) -> float:
+    """One backup of the hot states (``moved`` at least ``floor``), in the sweep order and in
+    place (Gauss-Seidel: each reads the values just written). Returns the largest change."""
+    worst = 0.0
+    for k in range(moved.shape[0]):
+        if moved[k] < floor:
+            continue
+        own = base + places[k]
+        if lengths and not np.isfinite(values[own]):
+            continue
+        total = _backup(k, policy, probs, values, base, lengths)
+        worst = max(worst, abs(total - values[own]))
+        values[own] = total
+    return worst
 
 
 PARALLEL_WAVE = 20_000
