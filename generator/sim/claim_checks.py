@@ -135,14 +135,29 @@ def committed_figures(
     """The committed figures of the claim checks by key; none when the file is missing. A
     damaged file (or one of another layout) is reported through ``log`` (file, what is wrong,
     the command that writes it again) and read as empty, so the checks compute instead."""
+    return _committed_section(
+        path, FIGURES_FORMAT, "figures", "claim figures", "computing the claims' figures", log
+    )
+
+
+def _committed_section(
+    path: Path,
+    layout: int,
+    section: str,
+    what: str,
+    instead: str,
+    log: Callable[[str], None] | None,
+) -> dict[str, dict[str, Any]]:
+    """The entries of ``section`` in the committed results at ``path`` that are dicts; none
+    when the file is missing. A damaged file (or one of another layout) is reported through
+    ``log`` as ``what`` was not found, saying what is done ``instead`` and the command that
+    writes the file again, and read as empty."""
     damaged = (
-        f"damaged or not claim figures of format {FIGURES_FORMAT}; computing the claims'"
-        f" figures instead (`{WRITE_COMMAND}` writes the file again)"
+        f"damaged or not {what} of format {layout}; {instead} instead (`{WRITE_COMMAND}`"
+        " writes the file again)"
     )
-    figures, _ = results_files.read_section(
-        path, FIGURES_FORMAT, "figures", damaged, log or _stderr
-    )
-    return {k: v for k, v in figures.items() if isinstance(v, dict)}
+    found, _ = results_files.read_section(path, layout, section, damaged, log or _stderr)
+    return {k: v for k, v in found.items() if isinstance(v, dict)}
 
 
 def _stderr(text: str) -> None:
@@ -159,12 +174,9 @@ def committed_worths(
     """The committed worths of the central rosette by key; none when the file is missing. A
     damaged file (or one of another layout) is reported through ``log`` and read as empty, so
     the worths are computed instead."""
-    damaged = (
-        f"damaged or not rosette worths of format {WORTH_FORMAT}; computing the worths"
-        f" instead (`{WRITE_COMMAND}` writes the file again)"
+    return _committed_section(
+        path, WORTH_FORMAT, "worths", "rosette worths", "computing the worths", log
     )
-    worths, _ = results_files.read_section(path, WORTH_FORMAT, "worths", damaged, log or _stderr)
-    return {k: v for k, v in worths.items() if isinstance(v, dict)}
 
 
 def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
