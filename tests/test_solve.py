@@ -39,7 +39,12 @@ from generator.engine.rules import EntryRule, Rules, Side
 from generator.model.catalog import load_catalog
 from generator.sim import solve as solve_module
 from generator.sim import solve_sweeps
+from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
 from generator.sim.solve import Solution, SolveRefused, estimate, rules_key, solve, with_pieces
+from generator.sim.solve_index import build_index
+from generator.sim.solve_moves import load_state, table_successors
+from generator.sim.solve_moves import successors as board_successors
+from generator.sim.solve_space import enumerate_configurations, geometry
 
 
 def finkel(pieces: int) -> Rules:
@@ -518,3 +523,87 @@ def test_seven_piece_finkel_matches_published() -> None:
     assert 100 * solution.start_value == pytest.approx(51.5404732509, abs=1e-10)
     assert solution.states == 137_870_097
     assert solution.expected_throws == pytest.approx(209.869874, abs=1e-6)
+
+
+@numba.njit(cache=False)
+def _table_mismatches(
+    packed: np.ndarray,
+    table: np.ndarray,
+    slot_piece: np.ndarray,
+    group_start: np.ndarray,
+    group_size: np.ndarray,
+    group_stride: np.ndarray,
+    binom: np.ndarray,
+    code_to_config: np.ndarray,
+    throw_values: np.ndarray,
+    perspectives: int,
+    valid: np.ndarray,
+    mask: np.ndarray,
+    moves: tuple[np.ndarray, ...],
+) -> tuple[int, int]:
+    """Every possible state and throw: the options read from the move table against those
+    the kernel generates on the board; returns (states and throws compared, mismatches)."""
+    K = header(packed)
+    count, n = table.shape
+    throws = throw_values.shape[0]
+    S = np.zeros(2 * K.pieces + 3 * K.cells, dtype=np.int64)
+    scratch = np.zeros_like(S)
+    mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
+    after = np.zeros(n, dtype=np.int64)
+    outs = [np.zeros(MAX_MOVES, dtype=np.int64) for _ in range(4)]
+    keeps = [np.zeros(MAX_MOVES, dtype=np.bool_) for _ in range(2)]
+    compared = wrong = 0
+    for p in range(perspectives):
+        for i in range(count):
+            for j in range(count):
+                if not (valid[p, i] and valid[1 - p, j]) or mask[p, i] & mask[1 - p, j] != 0:
+                    continue
+                S[:] = 0
+                load_state(K, packed, S, table, slot_piece, p, i)
+                load_state(K, packed, S, table, slot_piece, 1 - p, j)
+                for t in range(throws):
+                    a = board_successors(
+                        K, packed, S, scratch, mv, after, table, slot_piece, group_start,
+                        group_size, group_stride, binom, code_to_config, i, j, p,
+                        throw_values[t], outs[0], outs[1], keeps[0],
+                    )  # fmt: skip
+                    b = table_successors(
+                        K, packed, moves[0], moves[1], moves[2], moves[3], moves[4],
+                        moves[5], moves[6], moves[7], moves[8], count, throws, i, j, p, t,
+                        outs[2], outs[3], keeps[1],
+                    )  # fmt: skip
+                    compared += 1
+                    same = a == b
+                    for m in range(min(a, b)):
+                        same = same and outs[0][m] == outs[2][m] and outs[1][m] == outs[3][m]
+                        same = same and keeps[0][m] == keeps[1][m]
+                    if not same:
+                        wrong += 1
+    return compared, wrong
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        *(pytest.param(with_pieces(rules_for(v), 2), id=v) for v in variant_ids()),
+        pytest.param(exotic(3, 5, True), id="exotic-3"),
+        pytest.param(exotic(2, 14, False), id="exotic-2"),
+    ],
+)
+def test_the_move_table_gives_the_kernels_moves(rules: Rules) -> None:
+    """The solver reads each state's options from a table of each side's moves
+    (:class:`generator.sim.solve_moves.MoveTable`); for every possible state and throw they
+    are the options the simulator's kernel generates on the board, in the same order."""
+    geo = geometry(rules)
+    configs = enumerate_configurations(rules, geo)
+    index = build_index(geo, configs)
+    table = solve_module._move_table(geo, configs)
+    compared, wrong = _table_mismatches(
+        geo.packed, configs.table, geo.piece_of_slot, geo.group_start, geo.group_size,
+        geo.group_stride, geo.binom, configs.code_to_config, geo.throw_values,
+        geo.perspectives, index.valid, index.mask,
+        (table.moves, table.cell, table.extra, table.after, table.repelled, table.enemies,
+         table.captured, table.gives, table.pass_keeps),
+    )  # fmt: skip
+    assert compared > 100
+    assert wrong == 0

@@ -20,14 +20,12 @@ import numpy as np
 from generator.sim import solve_sweeps as sweeps
 
 size = 64
-places = np.arange(size, dtype=np.uint32)
 values = np.full(size, 0.5)
 policy = np.zeros(size, dtype=np.uint32)
 probs = np.ones(1)
 new_values = np.empty(size)
-moved = np.zeros(size, dtype=np.uint8)
-sweeps.evaluate_wave_serial(0, size, places, 0, values, policy, probs, new_values, False, moved)
-sweeps.evaluate_wave(0, size, places, 0, values, policy, probs, new_values, False, moved)
+sweeps.evaluate_wave_serial(0, size, policy, probs, values, 0, new_values, False)
+sweeps.evaluate_wave(0, size, policy, probs, values, 0, new_values, False)
 print(numba.threading_layer())
 """
 

@@ -215,6 +215,29 @@ def landing_step(K: Header, R: IntArray, piece: int, start: int, throw: int) -> 
     return throw if square < 0 else int(square)
 
 
+ARRIVES, BLOCKED, REPELLED = range(3)
+"""What a piece meets on the cell it moves to (:func:`landing`)."""
+
+
+@kernel(_nrt=False, inline="always")
+def landing(K: Header, R: IntArray, cell: int, defenders: int, gives: int) -> tuple[int, int]:
+    """What a piece moving to ``cell``, held by ``defenders`` enemy pieces, meets there, and
+    whether the move earns another throw (``gives``: the throw itself earns one).
+
+    An enemy piece on a cell that is not a capture cell (or is safe) blocks the move; a stack
+    of at least ``defence`` pieces repels the attacker to its hand (the throw's own extra
+    throw only); otherwise the piece arrives, capturing any defenders, and a rosette (or a
+    capture, where the rules say so) earns another throw."""
+    if defenders > 0:
+        if R[ix(K.attack + cell)] == 0:
+            return BLOCKED, 0
+        if K.defence > 0 and defenders >= K.defence:
+            return REPELLED, gives
+    if R[ix(K.extra_cell + cell)] != 0 or (defenders > 0 and K.capture_extra):
+        return ARRIVES, 1
+    return ARRIVES, gives
+
+
 @kernel(_nrt=False, inline="always")
 def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: IntArray) -> int:
     """Fill ``mv`` with the legal moves of ``side`` for ``throw``; return how many.
@@ -232,7 +255,6 @@ def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: 
     distinct = K.distinct
     exact = K.exact
     stack_limit = K.stack_limit
-    defence = K.defence
     route = K.route
     other = 1 - side
     off = length + 1
@@ -274,21 +296,18 @@ def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: 
         if here >= stack_limit:
             continue
         defenders = S[ix(enemy_occ + cell)]
-        if defenders > 0:
-            if R[ix(K.attack + cell)] == 0:
-                continue
-            if defence > 0 and defenders >= defence:
-                mv[ix(row + M_PIECE)] = i
-                mv[ix(row + M_START)] = start
-                mv[ix(row + M_END)] = 0
-                mv[ix(row + M_CAPTURED)] = 0
-                mv[ix(row + M_EXTRA)] = gives
-                mv[ix(row + M_REPELLED)] = 1
-                n += 1
-                continue
-        extra = gives
-        if R[ix(K.extra_cell + cell)] != 0 or (defenders > 0 and K.capture_extra):
-            extra = 1
+        outcome, extra = landing(K, R, cell, defenders, gives)
+        if outcome == BLOCKED:
+            continue
+        if outcome == REPELLED:
+            mv[ix(row + M_PIECE)] = i
+            mv[ix(row + M_START)] = start
+            mv[ix(row + M_END)] = 0
+            mv[ix(row + M_CAPTURED)] = 0
+            mv[ix(row + M_EXTRA)] = extra
+            mv[ix(row + M_REPELLED)] = 1
+            n += 1
+            continue
         mv[ix(row + M_PIECE)] = i
         mv[ix(row + M_START)] = start
         mv[ix(row + M_END)] = target
@@ -333,6 +352,20 @@ def settle(S: IntArray, first: int, i: int, last: int) -> None:
 
 
 @kernel(_nrt=False, inline="always")
+def send_home(K: Header, R: IntArray, S: IntArray, side: int, cell: int) -> None:
+    """Capture: every piece of ``side`` on ``cell`` goes back to its hand."""
+    pieces = K.pieces
+    stride = K.length + 2
+    theirs = side * pieces
+    for j in range(pieces):
+        if R[ix(K.route + side * stride + S[ix(theirs + j)])] == cell:
+            S[ix(theirs + j)] = 0
+    S[ix(2 * pieces + side * K.cells + cell)] = 0
+    if not K.distinct:
+        sort_side(S, theirs, pieces)
+
+
+@kernel(_nrt=False, inline="always")
 def apply_move(K: Header, R: IntArray, S: IntArray, side: int, mv: IntArray, m: int) -> None:
     """Play move ``m`` of ``mv`` in place (a pass changes nothing on the board)."""
     row = m * MOVE_WIDTH
@@ -353,16 +386,9 @@ def apply_move(K: Header, R: IntArray, S: IntArray, side: int, mv: IntArray, m: 
     after = R[ix(route + side * stride + end)]
     if after >= 0:
         S[ix(own_occ + after)] += 1
-    distinct = K.distinct
     if mv[ix(row + M_CAPTURED)] > 0:
-        theirs = other * pieces
-        for j in range(pieces):
-            if R[ix(route + other * stride + S[ix(theirs + j)])] == after:
-                S[ix(theirs + j)] = 0
-        S[ix(2 * pieces + other * cells + after)] = 0
-        if not distinct:
-            sort_side(S, theirs, pieces)
-    if not distinct:
+        send_home(K, R, S, other, after)
+    if not K.distinct:
         settle(S, side * pieces, side * pieces + piece, side * pieces + pieces - 1)
 
 

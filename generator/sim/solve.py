@@ -78,7 +78,9 @@ from generator.sim.cache_files import (
     report_damaged,
     write_json,
 )
+from generator.sim.fast import header
 from generator.sim.solve_index import StateIndex, build_index
+from generator.sim.solve_moves import MoveTable, build_move_table, move_table_bytes
 from generator.sim.solve_space import (
     Configurations,
     FloatArray,
@@ -99,7 +101,7 @@ SWEEP_VERSION = 3
 values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
 where it was interrupted."""
 
-ESTIMATE_VERSION = 2
+ESTIMATE_VERSION = 3
 """Bump when :func:`estimate` counts memory differently (what a layer allocates changed):
 sizes counted before are counted again (:func:`generator.sim.full_games.refresh_pending`)."""
 
@@ -210,7 +212,7 @@ def estimate(rules: Rules) -> SolveEstimate:
         index = build_index(geo, listed)
         key = np.dtype(order_dtype(geo.perspectives, listed.count)).itemsize
         sizes = index.layer_sizes
-        fixed = _table_bytes(index, listed)
+        fixed = _table_bytes(index, listed, geo)
         on_disk = in_memory = fixed
         empty = np.empty(0, dtype=np.int64)
         for layer, size in enumerate(sizes.tolist()):
@@ -254,10 +256,16 @@ def _layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...
     )  # fmt: skip
 
 
-def _table_bytes(index: StateIndex, configs: Configurations) -> int:
-    """Bytes of the index's tables and the configuration list."""
+def _table_bytes(index: StateIndex, configs: Configurations, geo: Geometry) -> int:
+    """Bytes of the index's tables, the configuration list and the move table."""
     arrays = [a for a in vars(index).values() if isinstance(a, np.ndarray)]
-    return sum(a.nbytes for a in arrays) + configs.table.nbytes + configs.code_to_config.nbytes
+    moves = move_table_bytes(
+        geo.perspectives, configs.count, int(geo.throw_values.shape[0]), geo.pieces,
+        int(header(geo.packed).cells), geo.stack_defence > 0,
+    )  # fmt: skip
+    return (
+        sum(a.nbytes for a in arrays) + configs.table.nbytes + configs.code_to_config.nbytes + moves
+    )
 
 
 def _configuration_count(rules: Rules, geo: Geometry) -> int:
@@ -548,8 +556,9 @@ def _solve(
         values, lengths, finished = np.full(states, 0.5), np.zeros(states), {}
     totals = _Totals()
     sizes = index.layer_sizes
-    fixed = _table_bytes(index, configs)
+    fixed = _table_bytes(index, configs, geo)
     peak = fixed + (values.nbytes + lengths.nbytes if store is None else 0)
+    moves: MoveTable | None = None
     for layer in reversed(range(len(sizes))):
         if sizes[layer] == 0:
             continue
@@ -558,7 +567,9 @@ def _solve(
             totals.add(finished[layer])
             totals.resumed += 1
             continue
-        record = _solve_layer(rules, geo, configs, index, layer, values, lengths, tolerance)
+        if moves is None:
+            moves = _move_table(geo, configs)
+        record = _solve_layer(rules, geo, configs, index, moves, layer, values, lengths, tolerance)
         if store is None:
             resident = values.nbytes + lengths.nbytes
         else:  # the finished layers are on disk: only this one and the next are in use
@@ -573,7 +584,9 @@ def _solve(
                 f"layer {layer}: {int(sizes[layer]):,} states, values {record['sweeps']} sweeps"
                 f" ({record['bellman_sweeps']} generating every move), lengths"
                 f" {record['length_sweeps']} sweeps; {record['seconds']:.1f} s wall,"
-                f" {record['cpu_seconds']:.1f} s processor"
+                f" {record['cpu_seconds']:.1f} s processor (values"
+                f" {record['values_cpu_seconds']:.1f} s, of which Bellman sweeps"
+                f" {record['bellman_cpu_seconds']:.1f} s)"
             )
     if store is not None:
         store.complete(peak)
@@ -588,11 +601,29 @@ def _cpu_time() -> float:
     return time.process_time()
 
 
+def _move_table(geo: Geometry, configs: Configurations) -> MoveTable:
+    """The move table (:class:`generator.sim.solve_moves.MoveTable`), checked against the
+    bytes :func:`estimate` counts for it."""
+    moves = build_move_table(
+        geo.packed, configs.table, geo.piece_of_slot, geo.group_start, geo.group_size,
+        geo.group_stride, geo.binom, configs.code_to_config, geo.throw_values,
+        geo.perspectives, geo.stack_defence,
+    )  # fmt: skip
+    expected = move_table_bytes(
+        geo.perspectives, configs.count, int(geo.throw_values.shape[0]), geo.pieces,
+        int(header(geo.packed).cells), geo.stack_defence > 0,
+    )  # fmt: skip
+    if moves.nbytes != expected:
+        raise AssertionError(f"solver bug: the move table has {moves.nbytes} bytes, not {expected}")
+    return moves
+
+
 def _solve_layer(
     rules: Rules,
     geo: Geometry,
     configs: Configurations,
     index: StateIndex,
+    moves: MoveTable,
     layer: int,
     values: FloatArray,
     lengths: FloatArray,
@@ -635,14 +666,14 @@ def _solve_layer(
             parallel = last - first >= sweeps.PARALLEL_WAVE
             backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
             commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
-            change = backup(
-                first, last, order, places, base, values, policy, settled, bellman_sweeps + 1,
+            backup(
+                first, last, order, base, values, policy, settled, bellman_sweeps + 1,
                 np.inf if GENERATE_EVERY_MOVE else drift + worst, drift_at,
-                new_values, geo.packed, configs.table, geo.piece_of_slot, geo.group_start,
-                geo.group_size, geo.group_stride, geo.binom, configs.code_to_config,
-                geo.throw_values, geo.throw_probs, geo.perspectives, *table_args,
+                new_values, geo.packed, configs.count, moves.moves, moves.cell, moves.extra,
+                moves.after, moves.repelled, moves.enemies, moves.captured, moves.gives,
+                moves.pass_keeps, geo.throw_probs, geo.perspectives, *table_args,
             )  # fmt: skip
-            commit(first, last, base, values, new_values, places)
+            change = commit(first, last, base, values, new_values, places, moved)
             worst = max(worst, change)
         return worst
 
@@ -655,11 +686,8 @@ def _solve_layer(
             parallel = last - first >= sweeps.PARALLEL_WAVE
             backup = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
             commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
-            change = backup(
-                first, last, places, base, array, policy, geo.throw_probs, new_values,
-                of_lengths, moved,
-            )  # fmt: skip
-            commit(first, last, base, array, new_values, places)
+            backup(first, last, policy, geo.throw_probs, array, base, new_values, of_lengths)
+            change = commit(first, last, base, array, new_values, places, moved)
             worst = max(worst, change)
         return worst
 
@@ -685,9 +713,12 @@ def _solve_layer(
         raise RuntimeError(f"{rules.variant}: layer {layer}'s hot states did not converge")
 
     bellman_sweeps = evaluation_sweeps = 0
+    bellman_cpu = 0.0
     while True:
         drift_at[min(bellman_sweeps + 1, 15)] = drift
+        clock = _cpu_time()
         change = bellman()
+        bellman_cpu += _cpu_time() - clock
         drift += change
         bellman_sweeps += 1
         if change < tolerance:
@@ -704,6 +735,7 @@ def _solve_layer(
             drift += sweep_hot(values, False, step, target)
         if bellman_sweeps > MAX_SWEEPS:
             raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
+    values_cpu = _cpu_time() - began_cpu
     del moved  # the endless search's two flags take its place
     endless = sweeps.mark_endless(base, size, places, policy, throws, lengths)
     moved = np.zeros(size, dtype=np.uint8)
@@ -732,6 +764,8 @@ def _solve_layer(
         "endless": int(endless),
         "seconds": time.perf_counter() - began,
         "cpu_seconds": _cpu_time() - began_cpu,
+        "bellman_cpu_seconds": bellman_cpu,
+        "values_cpu_seconds": values_cpu,
     }
 
 

@@ -1,7 +1,8 @@
 """Native kernels that solve a layer without storing its moves, on every core.
 
-Successors are generated when needed (:func:`generator.sim.solve_moves.successors`, the
-simulator's rules kernel) and found by the perfect index (:mod:`generator.sim.solve_index`).
+Successors are generated when needed (from the move table,
+:func:`generator.sim.solve_moves.table_successors`, which the simulator's rules kernel fills)
+and found by the perfect index (:mod:`generator.sim.solve_index`).
 A layer is solved by *modified policy iteration*: a Bellman sweep takes the best option of
 each throw (the first of equal value, in the engine's order), stores that choice (4 bytes per
 position and throw) and updates the values; then cheap sweeps evaluate the stored choices until
@@ -47,8 +48,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np
 from numba import njit, prange
 
-from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header, kernel
-from generator.sim.solve_moves import WIN, load_state, successors
+from generator.sim.fast import MAX_MOVES, header, kernel
+from generator.sim.solve_moves import WIN, table_successors
 
 # The helpers called once per option or throw (state_id, _option, _worth, _backup, _stands, and
 # solve_moves' load_state, config_id and successors) are inlined and skip numba's reference
@@ -291,7 +292,6 @@ def _bellman_wave(
     first: int,
     last: int,
     order: np.ndarray,
-    places: np.ndarray,
     base: int,
     values: np.ndarray,
     policy: np.ndarray,
@@ -301,14 +301,16 @@ def _bellman_wave(
     drift_at: np.ndarray,
     new_values: np.ndarray,
     packed: np.ndarray,
-    table: np.ndarray,
-    slot_piece: np.ndarray,
-    group_start: np.ndarray,
-    group_size: np.ndarray,
-    group_stride: np.ndarray,
-    binom: np.ndarray,
-    code_to_config: np.ndarray,
-    throw_values: np.ndarray,
+    count: int,
+    moves: np.ndarray,
+    cell: np.ndarray,
+    extra: np.ndarray,
+    after: np.ndarray,
+    repelled: np.ndarray,
+    enemies: np.ndarray,
+    captured: np.ndarray,
+    gives: np.ndarray,
+    pass_keeps: np.ndarray,
     probs: np.ndarray,
     perspectives: int,
     borne: np.ndarray,
@@ -316,10 +318,10 @@ def _bellman_wave(
     rank: np.ndarray,
     prefix: np.ndarray,
     start: np.ndarray,
-) -> float:
+) -> None:
     """Bellman sweep ``sweep`` (from 1) over the wave ``order[first:last]``: new values into
-    ``new_values``, the best option of each throw into ``policy`` (row ``k`` of the order);
-    returns the largest change. :func:`commit_wave` writes the values.
+    ``new_values``, the best option of each throw into ``policy`` (row ``k`` of the order).
+    :func:`commit_wave` writes the values and measures the change.
 
     ``drift`` bounds how far any value of the layer has moved since its solve began (the sum
     of each earlier sweep's largest change, and this sweep's so far); ``drift_at[r]`` is its
@@ -330,23 +332,15 @@ def _bellman_wave(
     without generating its moves, which gives the same bits as generating them."""
     size = last - first
     chunks = min(CHUNKS, size)
-    worst = np.zeros(chunks)
-    count, n = table.shape
-    throws = throw_values.shape[0]
+    throws = probs.shape[0]
     for c in prange(chunks):
         K = header(packed)
-        S = np.zeros(2 * K.pieces + 3 * K.cells, dtype=np.int64)
-        scratch = np.zeros_like(S)
-        mv = np.zeros(MAX_MOVES * MOVE_WIDTH, dtype=np.int64)
-        after = np.zeros(n, dtype=np.int64)
         movers = np.zeros(MAX_MOVES, dtype=np.int64)
         opponents = np.zeros(MAX_MOVES, dtype=np.int64)
         keeps = np.zeros(MAX_MOVES, dtype=np.bool_)
-        change = 0.0
         lo, hi = _chunk(first, last, c, chunks)
         for k in range(lo, hi):
             row = k * throws
-            loaded = False
             key = order[k]
             p = key // (count * count)
             i = (key // count) % count
@@ -357,15 +351,9 @@ def _bellman_wave(
                 if _stands(settled[row + t], drift, drift_at):
                     total += probs[t] * _worth(policy[row + t], values, base)
                     continue
-                if not loaded:
-                    S[:] = 0
-                    load_state(K, packed, S, table, slot_piece, p, i)
-                    load_state(K, packed, S, table, slot_piece, 1 - p, j)
-                    loaded = True
-                found = successors(
-                    K, packed, S, scratch, mv, after, table, slot_piece, group_start,
-                    group_size, group_stride, binom, code_to_config, i, j, p, throw_values[t],
-                    movers, opponents, keeps,
+                found = table_successors(
+                    K, packed, moves, cell, extra, after, repelled, enemies, captured, gives,
+                    pass_keeps, count, throws, i, j, p, t, movers, opponents, keeps,
                 )  # fmt: skip
                 best = -1.0
                 runner_up = -np.inf
@@ -385,9 +373,6 @@ def _bellman_wave(
                 settled[row + t] = _record(best - runner_up, sweep)
                 total += probs[t] * best
             new_values[k - first] = total
-            change = max(change, abs(total - values[base + places[k]]))
-        worst[c] = change
-    return float(worst.max())
 
 
 @kernel(inline="always", _nrt=False)
@@ -402,18 +387,37 @@ def _magnitude(change: float) -> np.uint8:
 def _evaluate_wave(
     first: int,
     last: int,
-    places: np.ndarray,
-    base: int,
-    values: np.ndarray,
     policy: np.ndarray,
     probs: np.ndarray,
+    values: np.ndarray,
+    base: int,
     new_values: np.ndarray,
     lengths: bool,
+) -> None:
+    """One backup of the wave under the stored choices (:func:`_backup`) into
+    ``new_values``; :func:`commit_wave` writes them and measures the change. (A state whose
+    length is infinite backs up to infinity: some choice of it leads to such a state.)"""
+    size = last - first
+    chunks = min(CHUNKS, size)
+    for c in prange(chunks):
+        lo, hi = _chunk(first, last, c, chunks)
+        for k in range(lo, hi):
+            new_values[k - first] = _backup(k, policy, probs, values, base, lengths)
+
+
+def _commit_wave(
+    first: int,
+    last: int,
+    base: int,
+    values: np.ndarray,
+    new_values: np.ndarray,
+    places: np.ndarray,
     moved: np.ndarray,
 ) -> float:
-    """One backup of the wave under the stored choices (:func:`_backup`; states whose length
-    is already infinite are left alone), each state's change recorded in ``moved`` (row ``k``
-    of the order, :func:`_magnitude`). Returns the largest change."""
+    """Write the wave's new values, record each state's change in ``moved`` (row ``k`` of
+    the order, :func:`_magnitude`) and return the largest. The old value is read here, where
+    it is overwritten, not in the sweep: the states of a wave lie far apart in the array, and
+    each read costs a trip to memory."""
     size = last - first
     chunks = min(CHUNKS, size)
     worst = np.zeros(chunks)
@@ -422,24 +426,14 @@ def _evaluate_wave(
         lo, hi = _chunk(first, last, c, chunks)
         for k in range(lo, hi):
             own = base + places[k]
-            if lengths and not np.isfinite(values[own]):
-                new_values[k - first] = values[own]
-                moved[k] = 0
-                continue
-            total = _backup(k, policy, probs, values, base, lengths)
-            new_values[k - first] = total
-            step = abs(total - values[own])
+            new = new_values[k - first]
+            old = values[own]
+            step = 0.0 if new == old else abs(new - old)  # an endless length stays infinite
+            values[own] = new
             moved[k] = _magnitude(step)
             change = max(change, step)
         worst[c] = change
     return float(worst.max())
-
-
-def _commit_wave(
-    first: int, last: int, base: int, values: np.ndarray, new_values: np.ndarray, places: np.ndarray
-) -> None:
-    for k in prange(first, last):
-        values[base + places[k]] = new_values[k - first]
 
 
 @njit(cache=True)
