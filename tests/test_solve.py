@@ -42,7 +42,13 @@ from generator.sim import solve_sweeps
 from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
 from generator.sim.solve import Solution, SolveRefused, estimate, rules_key, solve, with_pieces
 from generator.sim.solve_index import build_index
-from generator.sim.solve_moves import load_state, table_successors
+from generator.sim.solve_moves import (
+    ConfigArrays,
+    MoveArrays,
+    config_arrays,
+    load_state,
+    table_successors,
+)
 from generator.sim.solve_moves import successors as board_successors
 from generator.sim.solve_space import enumerate_configurations, geometry
 
@@ -528,21 +534,16 @@ def test_seven_piece_finkel_matches_published() -> None:
 @numba.njit(cache=False)
 def _table_mismatches(
     packed: np.ndarray,
-    table: np.ndarray,
-    slot_piece: np.ndarray,
-    group_start: np.ndarray,
-    group_size: np.ndarray,
-    group_stride: np.ndarray,
-    binom: np.ndarray,
-    code_to_config: np.ndarray,
+    configs: ConfigArrays,
     throw_values: np.ndarray,
     perspectives: int,
     valid: np.ndarray,
     mask: np.ndarray,
-    moves: tuple[np.ndarray, ...],
+    table_arrays: MoveArrays,
 ) -> tuple[int, int]:
     """Every possible state and throw: the options read from the move table against those
     the kernel generates on the board; returns (states and throws compared, mismatches)."""
+    table, slot_piece, group_start, group_size, group_stride, binom, code_to_config = configs
     K = header(packed)
     count, n = table.shape
     throws = throw_values.shape[0]
@@ -568,9 +569,8 @@ def _table_mismatches(
                         throw_values[t], outs[0], outs[1], keeps[0],
                     )  # fmt: skip
                     b = table_successors(
-                        K, packed, moves[0], moves[1], moves[2], moves[3], moves[4],
-                        moves[5], moves[6], moves[7], moves[8], count, throws, i, j, p, t,
-                        outs[2], outs[3], keeps[1],
+                        K, packed, table_arrays, count, throws, i, j, p, t, outs[2], outs[3],
+                        keeps[1],
                     )  # fmt: skip
                     compared += 1
                     same = a == b
@@ -599,11 +599,8 @@ def test_the_move_table_gives_the_kernels_moves(rules: Rules) -> None:
     index = build_index(geo, configs)
     table = solve_module._move_table(geo, configs)
     compared, wrong = _table_mismatches(
-        geo.packed, configs.table, geo.piece_of_slot, geo.group_start, geo.group_size,
-        geo.group_stride, geo.binom, configs.code_to_config, geo.throw_values,
-        geo.perspectives, index.valid, index.mask,
-        (table.moves, table.cell, table.extra, table.after, table.repelled, table.enemies,
-         table.captured, table.gives, table.pass_keeps),
+        geo.packed, config_arrays(geo, configs), geo.throw_values, geo.perspectives,
+        index.valid, index.mask, table.arrays,
     )  # fmt: skip
     assert compared > 100
     assert wrong == 0

@@ -58,7 +58,6 @@ import functools
 import hashlib
 import json
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -611,11 +610,7 @@ def _cpu_time() -> float:
 def _move_table(geo: Geometry, configs: Configurations) -> MoveTable:
     """The move table (:class:`generator.sim.solve_moves.MoveTable`), checked against the
     bytes :func:`estimate` counts for it."""
-    moves = build_move_table(
-        geo.packed, configs.table, geo.piece_of_slot, geo.group_start, geo.group_size,
-        geo.group_stride, geo.binom, configs.code_to_config, geo.throw_values,
-        geo.perspectives, geo.stack_defence,
-    )  # fmt: skip
+    moves = build_move_table(geo, configs)
     expected = move_table_bytes(
         geo.perspectives, configs.count, int(geo.throw_values.shape[0]), geo.pieces,
         int(header(geo.packed).cells), geo.stack_defence > 0,
@@ -676,9 +671,8 @@ def _solve_layer(
             backup(
                 first, last, order, base, values, policy, settled, bellman_sweeps + 1,
                 np.inf if GENERATE_EVERY_MOVE else drift + worst, drift_at,
-                new_values, geo.packed, configs.count, moves.moves, moves.cell, moves.extra,
-                moves.after, moves.repelled, moves.enemies, moves.captured, moves.gives,
-                moves.pass_keeps, geo.throw_probs, geo.perspectives, *table_args,
+                new_values, geo.packed, configs.count, moves.arrays, geo.throw_probs,
+                geo.perspectives, *table_args,
             )  # fmt: skip
             change = commit(first, last, base, values, new_values, places, moved)
             worst = max(worst, change)

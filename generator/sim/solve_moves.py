@@ -19,7 +19,7 @@ state and throw of every rulebook.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from numba import njit
@@ -42,6 +42,7 @@ from generator.sim.fast import (
     legal_moves,
     send_home,
 )
+from generator.sim.solve_space import Configurations, Geometry
 
 WIN = -1
 """The successor "mover id" of a move that bears off the mover's last piece."""
@@ -220,34 +221,35 @@ class MoveTable:
     """``[t]`` a throw with no legal move still earns another throw."""
 
     @property
+    def arrays(self) -> MoveArrays:
+        """The arrays, in field order, as the kernels take them (:func:`table_successors`)."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+        return sum(a.nbytes for a in self.arrays)
+
+
+MoveArrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray,
+]  # fmt: skip
+"""A :class:`MoveTable`'s arrays in field order (``moves, cell, extra, after, repelled,
+enemies, captured, gives, pass_keeps``)."""
 
 
 @njit(cache=True)
 def _fill_move_table(
     packed: np.ndarray,
-    table: np.ndarray,
-    slot_piece: np.ndarray,
-    group_start: np.ndarray,
-    group_size: np.ndarray,
-    group_stride: np.ndarray,
-    binom: np.ndarray,
-    code_to_config: np.ndarray,
+    configs: ConfigArrays,
     throw_values: np.ndarray,
     perspectives: int,
-    moves: np.ndarray,
-    cell: np.ndarray,
-    extra: np.ndarray,
-    after: np.ndarray,
-    repelled: np.ndarray,
-    enemies: np.ndarray,
-    captured: np.ndarray,
-    gives: np.ndarray,
-    pass_keeps: np.ndarray,
+    table_arrays: MoveArrays,
 ) -> None:
     """Fill a :class:`MoveTable` by the simulator's kernel: each configuration's legal moves
     with the enemy all in hand, each played on a copy of the board."""
+    table, slot_piece, group_start, group_size, group_stride, binom, code_to_config = configs
+    moves, cell, extra, after, repelled, enemies, captured, gives, pass_keeps = table_arrays
     K = header(packed)
     count, n = table.shape
     throws = throw_values.shape[0]
@@ -364,53 +366,48 @@ def move_table_bytes(
     return rows + rows * pieces * per_move + 2 * configurations * cells * 5 + 2 * throws
 
 
-def build_move_table(
-    packed: np.ndarray,
-    table: np.ndarray,
-    slot_piece: np.ndarray,
-    group_start: np.ndarray,
-    group_size: np.ndarray,
-    group_stride: np.ndarray,
-    binom: np.ndarray,
-    code_to_config: np.ndarray,
-    throw_values: np.ndarray,
-    perspectives: int,
-    stack_defence: int,
-) -> MoveTable:
+def build_move_table(geo: Geometry, configs: Configurations) -> MoveTable:
     """Every configuration's moves for every throw (:class:`MoveTable`)."""
-    count, pieces = table.shape
-    cells = int(header(packed).cells)
-    slots = perspectives * count * throw_values.shape[0] * pieces
-    moves = np.zeros(perspectives * count * throw_values.shape[0], dtype=np.int8)
-    cell = np.zeros(slots, dtype=np.int16)
-    extra = np.zeros(slots, dtype=np.uint8)
-    after = np.zeros(slots, dtype=np.int32)
-    repelled = np.zeros(slots if stack_defence > 0 else 0, dtype=np.int32)
-    enemies = np.zeros(2 * count * cells, dtype=np.uint8)
-    captured = np.zeros(2 * count * cells, dtype=np.int32)
-    gives = np.zeros(throw_values.shape[0], dtype=np.uint8)
-    pass_keeps = np.zeros(throw_values.shape[0], dtype=np.uint8)
+    count, pieces = configs.table.shape
+    throws = geo.throw_values.shape[0]
+    cells = int(header(geo.packed).cells)
+    slots = geo.perspectives * count * throws * pieces
+    table = MoveTable(
+        moves=np.zeros(geo.perspectives * count * throws, dtype=np.int8),
+        cell=np.zeros(slots, dtype=np.int16),
+        extra=np.zeros(slots, dtype=np.uint8),
+        after=np.zeros(slots, dtype=np.int32),
+        repelled=np.zeros(slots if geo.stack_defence > 0 else 0, dtype=np.int32),
+        enemies=np.zeros(2 * count * cells, dtype=np.uint8),
+        captured=np.zeros(2 * count * cells, dtype=np.int32),
+        gives=np.zeros(throws, dtype=np.uint8),
+        pass_keeps=np.zeros(throws, dtype=np.uint8),
+    )
     _fill_move_table(
-        packed, table, slot_piece, group_start, group_size, group_stride, binom,
-        code_to_config, throw_values, perspectives, moves, cell, extra, after, repelled,
-        enemies, captured, gives, pass_keeps,
+        geo.packed, config_arrays(geo, configs), geo.throw_values, geo.perspectives, table.arrays
+    )
+    return table
+
+
+def config_arrays(geo: Geometry, configs: Configurations) -> ConfigArrays:
+    """What :func:`config_id` and :func:`load_state` read, as the kernels take it."""
+    return (
+        configs.table, geo.piece_of_slot, geo.group_start, geo.group_size, geo.group_stride,
+        geo.binom, configs.code_to_config,
     )  # fmt: skip
-    return MoveTable(moves, cell, extra, after, repelled, enemies, captured, gives, pass_keeps)
+
+
+ConfigArrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+"""``table, slot_piece, group_start, group_size, group_stride, binom, code_to_config``."""
 
 
 @kernel(inline="always", _nrt=False)
 def table_successors(
     K: Header,
     R: np.ndarray,
-    moves: np.ndarray,
-    cell: np.ndarray,
-    extra: np.ndarray,
-    after: np.ndarray,
-    repelled: np.ndarray,
-    enemies: np.ndarray,
-    captured: np.ndarray,
-    gives: np.ndarray,
-    pass_keeps: np.ndarray,
+    table_arrays: MoveArrays,
     count: int,
     throws: int,
     mover: int,
@@ -424,6 +421,7 @@ def table_successors(
     """:func:`successors` read from a :class:`MoveTable` (the same options in the same
     order): the mover's listed moves, less those the enemy blocks, with the enemy's pieces
     captured or the attacker repelled where the enemy holds the cell; then the pass."""
+    moves, cell, extra, after, repelled, enemies, captured, gives, pass_keeps = table_arrays
     row = (p * count + mover) * throws + t
     first = row * K.pieces
     cells = K.cells

@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit, prange
 
 from generator.sim.fast import MAX_MOVES, header, kernel
-from generator.sim.solve_moves import WIN, table_successors
+from generator.sim.solve_moves import WIN, MoveArrays, table_successors
 
 # The helpers called once per option or throw (state_id, _option, _worth, _backup, _stands, and
 # solve_moves' load_state, config_id and successors) are inlined and skip numba's reference
@@ -302,15 +302,7 @@ def _bellman_wave(
     new_values: np.ndarray,
     packed: np.ndarray,
     count: int,
-    moves: np.ndarray,
-    cell: np.ndarray,
-    extra: np.ndarray,
-    after: np.ndarray,
-    repelled: np.ndarray,
-    enemies: np.ndarray,
-    captured: np.ndarray,
-    gives: np.ndarray,
-    pass_keeps: np.ndarray,
+    table_arrays: MoveArrays,
     probs: np.ndarray,
     perspectives: int,
     borne: np.ndarray,
@@ -352,9 +344,8 @@ def _bellman_wave(
                     total += probs[t] * _worth(policy[row + t], values, base)
                     continue
                 found = table_successors(
-                    K, packed, moves, cell, extra, after, repelled, enemies, captured, gives,
-                    pass_keeps, count, throws, i, j, p, t, movers, opponents, keeps,
-                )  # fmt: skip
+                    K, packed, table_arrays, count, throws, i, j, p, t, movers, opponents, keeps
+                )
                 best = -1.0
                 runner_up = -np.inf
                 pick = WIN_CODE
