@@ -36,7 +36,7 @@ piece each on its last square, the side to move wins 4/7, and one step further b
 (jheled, ``doc/solve.rst``). The full seven-piece game (137,870,097 states), solved by hand
 with the previous version of this solver (stored moves: 10.2 GiB of arrays, 48 minutes of one
 core), gave the first player 51.5404732509 %, the published value
-(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.88 GiB
+(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.89 GiB
 for it, and ``UR_SOLVE_SEVEN=1`` runs the test that checks it. RoyalUr.net's five-piece Blitz
 gave 50.4052555093 %, also the published value (41,243,781 states).
 
