@@ -77,7 +77,6 @@ from generator.sim.cache_files import (
     report_damaged,
     write_json,
 )
-from generator.sim.fast import header
 from generator.sim.solve_index import StateIndex, build_index
 from generator.sim.solve_moves import MoveTable, build_move_table, move_table_bytes
 from generator.sim.solve_space import (
@@ -265,10 +264,7 @@ def _layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...
 def _table_bytes(index: StateIndex, configs: Configurations, geo: Geometry) -> int:
     """Bytes of the index's tables, the configuration list and the move table."""
     arrays = [a for a in vars(index).values() if isinstance(a, np.ndarray)]
-    moves = move_table_bytes(
-        geo.perspectives, configs.count, int(geo.throw_values.shape[0]), geo.pieces,
-        int(header(geo.packed).cells), geo.stack_defence > 0,
-    )  # fmt: skip
+    moves = move_table_bytes(geo, configs.count)
     return (
         sum(a.nbytes for a in arrays) + configs.table.nbytes + configs.code_to_config.nbytes + moves
     )
@@ -611,10 +607,7 @@ def _move_table(geo: Geometry, configs: Configurations) -> MoveTable:
     """The move table (:class:`generator.sim.solve_moves.MoveTable`), checked against the
     bytes :func:`estimate` counts for it."""
     moves = build_move_table(geo, configs)
-    expected = move_table_bytes(
-        geo.perspectives, configs.count, int(geo.throw_values.shape[0]), geo.pieces,
-        int(header(geo.packed).cells), geo.stack_defence > 0,
-    )  # fmt: skip
+    expected = move_table_bytes(geo, configs.count)
     if moves.nbytes != expected:
         raise AssertionError(f"solver bug: the move table has {moves.nbytes} bytes, not {expected}")
     return moves

@@ -24,6 +24,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 from numba import njit
 
+from generator.sim.encode import H_CELLS
 from generator.sim.fast import (
     BLOCKED,
     M_CAPTURED,
@@ -149,41 +150,22 @@ def successors(
         out_opponent[0] = opponent
         out_keep[0] = keep
         return 1
-    pieces = K.pieces
-    off = K.length + 1
-    other = 1 - side
     for m in range(n):
         row = m * MOVE_WIDTH
         out_keep[m] = mv[row + M_EXTRA] != 0
+        out_opponent[m] = opponent
         if mv[row + M_PIECE] < 0:  # a voluntary pass: the same pieces
             out_mover[m] = mover
-            out_opponent[m] = opponent
             continue
-        for k in range(2 * pieces + 2 * K.cells):  # the rest of S is the kernel's scratch
-            scratch[k] = S[k]
-        apply_move(K, R, scratch, side, mv, m)
-        if mv[row + M_END] == off:
-            done = True
-            for a in range(pieces):
-                if scratch[side * pieces + a] != off:
-                    done = False
-            if done:
-                out_mover[m] = WIN
-                out_opponent[m] = opponent
-                continue
-        for slot in range(slot_piece.shape[0]):
-            pieces_after[slot] = scratch[side * pieces + slot_piece[slot]]
-        out_mover[m] = config_id(
-            pieces_after, group_start, group_size, group_stride, binom, code_to_config
-        )
-        if mv[row + M_CAPTURED] == 0:
-            out_opponent[m] = opponent
-            continue
-        for slot in range(slot_piece.shape[0]):
-            pieces_after[slot] = scratch[other * pieces + slot_piece[slot]]
-        out_opponent[m] = config_id(
-            pieces_after, group_start, group_size, group_stride, binom, code_to_config
-        )
+        out_mover[m] = _played(
+            K, R, S, scratch, mv, m, side, pieces_after, slot_piece, group_start, group_size,
+            group_stride, binom, code_to_config,
+        )  # fmt: skip
+        if out_mover[m] != WIN and mv[row + M_CAPTURED] > 0:
+            out_opponent[m] = _side_config(
+                K, scratch, 1 - side, pieces_after, slot_piece, group_start, group_size,
+                group_stride, binom, code_to_config,
+            )  # fmt: skip
     return n
 
 
@@ -313,11 +295,10 @@ def _fill_move_table(
                 for k in range(2 * pieces + 2 * cells):
                     scratch[k] = S[k]
                 send_home(K, packed, scratch, side, c)
-                for slot in range(n):
-                    slots[slot] = scratch[side * pieces + slot_piece[slot]]
-                captured[at] = config_id(
-                    slots, group_start, group_size, group_stride, binom, code_to_config
-                )
+                captured[at] = _side_config(
+                    K, scratch, side, slots, slot_piece, group_start, group_size,
+                    group_stride, binom, code_to_config,
+                )  # fmt: skip
 
 
 @kernel(inline="always", _nrt=False)
@@ -349,28 +330,48 @@ def _played(
             done = False
     if done:
         return WIN
+    return _side_config(
+        K, scratch, side, slots, slot_piece, group_start, group_size, group_stride, binom,
+        code_to_config,
+    )  # fmt: skip
+
+
+@kernel(inline="always", _nrt=False)
+def _side_config(
+    K: Header,
+    S: np.ndarray,
+    side: int,
+    slots: np.ndarray,
+    slot_piece: np.ndarray,
+    group_start: np.ndarray,
+    group_size: np.ndarray,
+    group_stride: np.ndarray,
+    binom: np.ndarray,
+    code_to_config: np.ndarray,
+) -> int:
+    """The configuration id of ``side``'s pieces on the board ``S`` (``slots``: scratch)."""
     for slot in range(slot_piece.shape[0]):
-        slots[slot] = scratch[side * pieces + slot_piece[slot]]
+        slots[slot] = S[side * K.pieces + slot_piece[slot]]
     return config_id(slots, group_start, group_size, group_stride, binom, code_to_config)
 
 
-def move_table_bytes(
-    perspectives: int, configurations: int, throws: int, pieces: int, cells: int, repels: bool
-) -> int:
+def move_table_bytes(geo: Geometry, configurations: int) -> int:
     """The bytes of a :class:`MoveTable`, known before it is built: per listed move a cell
     (2 bytes), an extra-throw flag (1) and the configuration after it (4; 4 more where stacks
     repel); per side, configuration and cell the pieces there (1) and the configuration once
     they are captured (4)."""
-    rows = perspectives * configurations * throws
-    per_move = 2 + 1 + 4 + (4 if repels else 0)
-    return rows + rows * pieces * per_move + 2 * configurations * cells * 5 + 2 * throws
+    throws = int(geo.throw_values.shape[0])
+    rows = geo.perspectives * configurations * throws
+    per_move = 2 + 1 + 4 + (4 if geo.stack_defence > 0 else 0)
+    cells = int(geo.packed[H_CELLS])
+    return rows + rows * geo.pieces * per_move + 2 * configurations * cells * 5 + 2 * throws
 
 
 def build_move_table(geo: Geometry, configs: Configurations) -> MoveTable:
     """Every configuration's moves for every throw (:class:`MoveTable`)."""
     count, pieces = configs.table.shape
     throws = geo.throw_values.shape[0]
-    cells = int(header(geo.packed).cells)
+    cells = int(geo.packed[H_CELLS])
     slots = geo.perspectives * count * throws * pieces
     table = MoveTable(
         moves=np.zeros(geo.perspectives * count * throws, dtype=np.int8),
