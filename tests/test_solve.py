@@ -40,7 +40,15 @@ from generator.model.catalog import load_catalog
 from generator.sim import solve as solve_module
 from generator.sim import solve_sweeps
 from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
-from generator.sim.solve import Solution, SolveRefused, estimate, rules_key, solve, with_pieces
+from generator.sim.solve import (
+    Solution,
+    SolveRefused,
+    estimate,
+    release_pages,
+    rules_key,
+    solve,
+    with_pieces,
+)
 from generator.sim.solve_index import build_index
 from generator.sim.solve_moves import (
     ConfigArrays,
@@ -457,6 +465,34 @@ def test_sweeping_hot_states_saves_full_sweeps_and_changes_no_value(
     assert np.abs(hot.values - plain.values).max() < 1e-12
     assert np.abs(hot.lengths - plain.lengths).max() < 1e-8
     assert hot.sweeps < plain.sweeps * 0.9
+
+
+def _mapped_file_bytes() -> int:
+    """The process's resident pages that map files (Linux's ``RssFile``)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("RssFile:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no RssFile line")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
+def test_released_pages_leave_the_process_and_keep_their_data(tmp_path: Path) -> None:
+    """A checkpointed solve lets the finished layers it no longer reads leave its memory
+    (:func:`generator.sim.solve.release_pages`): their pages are no longer the process's,
+    and the data reads back the same, from the mapping and from the file."""
+    path = tmp_path / "values.npy"
+    entries = 16 * 2**20 // 8
+    array = np.lib.format.open_memmap(path, mode="w+", dtype=np.float64, shape=(entries,))
+    array[:] = np.arange(entries)
+    array.flush()
+    before = _mapped_file_bytes()
+    release_pages(array, entries // 4, entries)
+    after = _mapped_file_bytes()
+    assert before - after >= 11 * 2**20  # three quarters of 16 MiB, less the pages at the ends
+    assert before - after <= 12 * 2**20 + 8192
+    assert np.array_equal(array, np.arange(entries))
+    assert np.array_equal(np.load(path, mmap_mode="r"), np.arange(entries))
+    release_pages(np.arange(4.0), 0, 4)  # an array in memory is left alone
 
 
 class Interrupted(Exception):

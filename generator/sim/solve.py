@@ -58,6 +58,7 @@ import functools
 import hashlib
 import json
 import math
+import mmap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -581,6 +582,9 @@ def _solve(
         totals.add(record)
         if store is not None:
             store.finish(layer, index, values, lengths, record)
+            # Solving the next layer reads this one only: the finished layers above it are
+            # on disk and leave the process's memory (the estimate does not count them).
+            store.release(values, lengths, int(index.layer_base[layer + 1]))
         if progress is not None:
             progress(
                 f"layer {layer}: {int(sizes[layer]):,} states, values {record['sweeps']} sweeps"
@@ -856,6 +860,7 @@ class Checkpoints:
                 self._report(self.folder, f"its arrays are unreadable ({type(error).__name__})")
             else:
                 good = self._verified(states, index, values, lengths, record)
+                self.release(values, lengths, 0)  # checked; read again as the layers need them
                 self._record = {"states": states, "layers": {str(k): v for k, v in good.items()}}
                 return values, lengths, good
         self._record = {"states": states, "layers": {}}
@@ -878,6 +883,13 @@ class Checkpoints:
         entry = {**figures, "sha256": _layer_checksum(index, layer, values, lengths)}
         self._record["layers"][str(layer)] = entry
         write_json(self.record_path, self._record)
+
+    @staticmethod
+    def release(values: FloatArray, lengths: FloatArray, start: int) -> None:
+        """Let the pages of entries ``start`` onwards, flushed to disk, leave the process's
+        memory: they are read from the file again if used (:func:`release_pages`)."""
+        for array in (values, lengths):
+            release_pages(array, start, array.shape[0])
 
     def complete(self, memory_bytes: int) -> None:
         self._record["complete"] = True
@@ -912,6 +924,23 @@ class Checkpoints:
         return totals.solution(
             rules, geo, configs, index, values, lengths, memory, tolerance, from_cache=True
         )
+
+
+def release_pages(array: FloatArray, start: int, stop: int) -> None:
+    """Drop the whole pages holding ``array[start:stop]`` from the process's memory, where
+    ``array`` maps a file (``np.memmap``; other arrays are left alone). The file keeps the
+    data: the kernel writes dirty pages back before it lets them go, and a later read maps
+    them in again."""
+    mapped = getattr(array, "_mmap", None)
+    if not isinstance(mapped, mmap.mmap) or stop <= start or not hasattr(mapped, "madvise"):
+        return
+    # np.memmap maps from its offset rounded down to the allocation granularity.
+    skip = int(array.offset) % mmap.ALLOCATIONGRANULARITY  # type: ignore[attr-defined]
+    page = mmap.PAGESIZE
+    first = -(-(skip + start * array.itemsize) // page) * page
+    last = (skip + stop * array.itemsize) // page * page
+    if last > first:
+        mapped.madvise(mmap.MADV_DONTNEED, first, last - first)
 
 
 def _layer_checksum(index: StateIndex, layer: int, values: FloatArray, lengths: FloatArray) -> str:
