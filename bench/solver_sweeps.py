@@ -76,15 +76,8 @@ def main() -> int:
     base = int(index.layer_base[layer])
     size = int(sizes[layer])
     table_args = (index.borne, index.mask_id, index.rank, index.prefix, index.start)
-    shape = solver._layer_shape(geo, index, layer)
-    empty = np.empty(0, dtype=np.int64)
-    _, waves, largest = sweeps.layer_order(
-        shape, empty, empty.astype(np.uint32), empty, True, base, *table_args[1:]
-    )
-    order = np.empty(size, dtype=solver.order_dtype(geo.perspectives, configs.count))
-    places = np.empty(size, dtype=np.uint32)
-    wave_start = np.empty(waves + 1, dtype=np.int64)
-    sweeps.layer_order(shape, order, places, wave_start, False, base, *table_args[1:])
+    order, places, wave_start, largest = solver.sweep_order(geo, configs, index, layer)
+    waves = wave_start.shape[0] - 1
 
     rng = np.random.default_rng(1)
     folder = ""

@@ -63,7 +63,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -208,8 +208,6 @@ def estimate(rules: Rules) -> SolveEstimate:
     exactly when the configurations are few enough (every game solvable here, in seconds);
     otherwise they are guessed.
     """
-    from generator.sim import solve_sweeps as sweeps
-
     geo = geometry(rules)
     configs = code_space(rules)
     throws = int(geo.throw_values.shape[0])
@@ -220,12 +218,8 @@ def estimate(rules: Rules) -> SolveEstimate:
         sizes = index.layer_sizes
         fixed = _table_bytes(index, listed, geo)
         on_disk = in_memory = fixed
-        empty = np.empty(0, dtype=np.int64)
         for layer, size in enumerate(sizes.tolist()):
-            _, waves, largest = sweeps.layer_order(
-                _layer_shape(geo, index, layer), empty, empty.astype(np.uint32), empty, True, 0,
-                index.mask_id, index.rank, index.prefix, index.start,
-            )  # fmt: skip
+            _, waves, largest = _count_waves(geo, index, layer)
             working = layer_working_bytes(size, waves, largest, throws, key)
             pair = 2 * FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
             on_disk = max(on_disk, fixed + pair + working)
@@ -260,6 +254,53 @@ def _layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...
         layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
         index.mask, index.class_start, index.class_members, index.progress_classes,
     )  # fmt: skip
+
+
+def _count_waves(geo: Geometry, index: StateIndex, layer: int) -> tuple[int, int, int]:
+    """The states, waves and largest wave of the layer's sweep order, counted without
+    listing it (:func:`generator.sim.solve_sweeps.layer_order`)."""
+    from generator.sim import solve_sweeps as sweeps
+
+    empty = np.empty(0, dtype=np.int64)
+    counted: tuple[int, int, int] = sweeps.layer_order(
+        _layer_shape(geo, index, layer), empty, empty.astype(np.uint32), empty, True, 0,
+        index.mask_id, index.rank, index.prefix, index.start,
+    )  # fmt: skip
+    return counted
+
+
+class SweepOrder(NamedTuple):
+    """A layer's states in sweep order (:func:`generator.sim.solve_sweeps.layer_order`)."""
+
+    order: npt.NDArray[np.unsignedinteger[Any]]
+    """Each state's key ``(p * C + mover) * C + opponent``, wave by wave."""
+    places: npt.NDArray[np.uint32]
+    """Each state's id less the layer's first."""
+    wave_start: npt.NDArray[np.int64]
+    """Each wave's first place in the order, and one past the last."""
+    largest: int
+    """The largest wave's states."""
+
+
+def sweep_order(
+    geo: Geometry, configs: Configurations, index: StateIndex, layer: int
+) -> SweepOrder:
+    """The layer's sweep order, counted first to allocate it exactly."""
+    from generator.sim import solve_sweeps as sweeps
+
+    base = int(index.layer_base[layer])
+    size = int(index.layer_base[layer + 1]) - base
+    listed, waves, largest = _count_waves(geo, index, layer)
+    if listed != size:
+        raise AssertionError(f"solver bug: layer {layer} lists {listed} of {size} states")
+    order = np.empty(size, dtype=order_dtype(geo.perspectives, configs.count))
+    places = np.empty(size, dtype=np.uint32)
+    wave_start = np.empty(waves + 1, dtype=np.int64)
+    sweeps.layer_order(
+        _layer_shape(geo, index, layer), order, places, wave_start, False, base,
+        index.mask_id, index.rank, index.prefix, index.start,
+    )  # fmt: skip
+    return SweepOrder(order, places, wave_start, largest)
 
 
 def _table_bytes(index: StateIndex, configs: Configurations, geo: Geometry) -> int:
@@ -638,17 +679,8 @@ def _solve_layer(
     if 2 * following + 1 >= 2**32 - 1:
         raise SolveRefused(f"{rules.variant}: layer {layer} overflows the 32-bit choice codes")
     table_args = (index.borne, index.mask_id, index.rank, index.prefix, index.start)
-    shape = _layer_shape(geo, index, layer)
-    empty = np.empty(0, dtype=np.int64)
-    listed, waves, largest = sweeps.layer_order(
-        shape, empty, empty.astype(np.uint32), empty, True, base, *table_args[1:]
-    )
-    order = np.empty(size, dtype=order_dtype(geo.perspectives, configs.count))
-    places = np.empty(size, dtype=np.uint32)
-    wave_start = np.empty(waves + 1, dtype=np.int64)
-    sweeps.layer_order(shape, order, places, wave_start, False, base, *table_args[1:])
-    if listed != size:
-        raise AssertionError(f"solver bug: layer {layer} lists {listed} of {size} states")
+    order, places, wave_start, largest = sweep_order(geo, configs, index, layer)
+    waves = wave_start.shape[0] - 1
     throws = int(geo.throw_values.shape[0])
     policy = np.empty(size * throws, dtype=np.uint32)
     new_values = np.empty(largest)
