@@ -23,7 +23,7 @@ from generator.model.catalog import Catalog, load_valid_catalog
 from generator.sim import full_games
 from generator.sim.full_games import FullGame, fingerprint, status
 from generator.sim.results_files import read_results
-from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, solve
+from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, solve, with_pieces
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.full_games_view import full_games_view
@@ -61,6 +61,29 @@ def test_committed_records_are_current_and_complete(
         if record.same_game_as is not None:
             assert committed["solved"][record.same_game_as]["key"] == record.key
     assert not full_game_problems(status(games, committed))
+
+
+def test_rulebooks_worded_differently_for_one_game_share_a_fingerprint(catalog: Catalog) -> None:
+    """Finkel's English reading calls only the middle row a capture zone, RoyalUr.net's every
+    square, and only the middle row is ever contested: one game, one fingerprint, one solve.
+    Another throw earning a second throw (Finkel's Great Book) is another game."""
+    games = full_games.full_games(catalog)
+    assert games["finkel-english"] != games["royalur-finkel"]
+    assert fingerprint(games["finkel-english"]) == fingerprint(games["royalur-finkel"])
+    assert fingerprint(games["french-digital"]) == fingerprint(games["royalur-finkel"])
+    assert fingerprint(games["finkel-great-book"]) != fingerprint(games["royalur-finkel"])
+
+
+def test_one_fingerprint_solves_to_one_value(catalog: Catalog) -> None:
+    """The shared fingerprint holds for the solver: with three pieces a side, both wordings
+    solve to the same value and the same expected length, to the last bit."""
+    games = full_games.full_games(catalog)
+    english, royal = (with_pieces(games[vid], 3) for vid in ("finkel-english", "royalur-finkel"))
+    assert fingerprint(english) == fingerprint(royal)
+    a, b = (solve(rules, cache_dir=None) for rules in (english, royal))
+    assert a.start_value == b.start_value and a.expected_throws == b.expected_throws
+    great = solve(with_pieces(games["finkel-great-book"], 3), cache_dir=None)
+    assert great.start_value != a.start_value
 
 
 def test_every_rulebook_on_the_14_square_route_and_masters_is_solved_or_pending(

@@ -13,10 +13,11 @@ date, machine: :func:`generator.sim.results_files.provenance`). The build only r
 Every simulated rulebook is listed: solved, or pending with its size counted beforehand and
 whether it fits :data:`MEMORY_LIMIT` (the issue's bound for the largest full game here,
 seven-piece Masters; these machines have 24 GiB). A record is current while its fingerprint
-(:func:`generator.sim.solve.rules_key`: the rules' content, engine and solver versions, the
-tolerance) is the catalogue's; when a ruling changes, the record is stale (:func:`status`)
-and the rulebook waits to be solved again. Rulebooks playing the same game (one fingerprint)
-are solved once; the others copy the record and say whose it is.
+(:func:`generator.sim.solve.game_key`: the rules' effective content, engine and solver
+versions, the tolerance) is the catalogue's; when a ruling changes play, the record is stale
+(:func:`status`) and the rulebook waits to be solved again. Rulebooks playing the same game
+(one fingerprint, even where their rulings are worded differently) are solved once; the
+others copy the record and say whose it is.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import Catalog
 from generator.sim import results_files
 from generator.sim.published import PERFECT_FIRST_PLAYER
-from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, estimate, rules_key, solve
+from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, estimate, game_key, solve
 
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "full-games.json"
@@ -54,8 +55,10 @@ def full_games(catalog: Catalog) -> dict[str, Rules]:
 
 
 def fingerprint(rules: Rules) -> str:
-    """What decides a full game's figures (:func:`generator.sim.solve.rules_key`)."""
-    return rules_key(rules, TOLERANCE)
+    """What decides a full game's figures (:func:`generator.sim.solve.game_key`): rulebooks
+    whose rulings differ only where play cannot tell (a capture ruling about cells one side
+    never enters, say) share it, and one solve."""
+    return game_key(rules, TOLERANCE)
 
 
 def empty_results() -> dict[str, Any]:

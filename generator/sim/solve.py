@@ -69,6 +69,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.engine import ENGINE_VERSION
+from generator.engine.effective import effective_rules
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules
 from generator.sim.cache_files import (
@@ -435,24 +436,20 @@ class Solution:
         return self.expected_throws_left(start_position(self.rules))
 
 
-def rules_key(rules: Rules, tolerance: float) -> str:
-    """SHA-256 of everything that decides the solution: the rules' content (not the variant
-    id), the engine and solver versions and the tolerance."""
+def _plain(value: object) -> object:
+    """``value`` as JSON can hold it, in one canonical order (sets sorted)."""
+    if isinstance(value, frozenset):
+        return sorted((_plain(v) for v in value), key=repr)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, int | str | bool) or value is None:
+        return value
+    return str(value)
 
-    def plain(value: object) -> object:
-        if isinstance(value, frozenset):
-            return sorted((plain(v) for v in value), key=repr)
-        if isinstance(value, tuple | list):
-            return [plain(v) for v in value]
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        if isinstance(value, int | str | bool) or value is None:
-            return value
-        return str(value)
 
-    content = plain(rules)
-    assert isinstance(content, dict)
-    content.pop("variant")
+def _versioned_key(content: object, tolerance: float) -> str:
     payload = {
         "rules": content,
         "engine": ENGINE_VERSION,
@@ -461,6 +458,22 @@ def rules_key(rules: Rules, tolerance: float) -> str:
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def rules_key(rules: Rules, tolerance: float) -> str:
+    """SHA-256 of everything that decides the solution: the rules' content (not the variant
+    id), the engine and solver versions and the tolerance."""
+    content = _plain(rules)
+    assert isinstance(content, dict)
+    content.pop("variant")
+    return _versioned_key(content, tolerance)
+
+
+def game_key(rules: Rules, tolerance: float) -> str:
+    """Like :func:`rules_key`, but of the rules' effective content
+    (:func:`generator.engine.effective.effective_rules`): rulesets worded differently that
+    play the same game, move for move, share it, and so share their solution."""
+    return _versioned_key(_plain(effective_rules(rules)), tolerance)
 
 
 def solution_path(cache_dir: Path, rules: Rules, tolerance: float = 1e-13) -> Path:
@@ -1005,6 +1018,7 @@ __all__ = [
     "SolveEstimate",
     "SolveRefused",
     "estimate",
+    "game_key",
     "rules_key",
     "solve",
     "with_pieces",

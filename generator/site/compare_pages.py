@@ -461,7 +461,7 @@ def others_say(ctx: SiteContext, variant_id: str) -> dict[str, OthersSay]:
 
 
 def _same_game(ctx: SiteContext, a: str, b: str) -> bool:
-    from generator.site.equivalence import effective_rules
+    from generator.engine.effective import effective_rules
 
     return effective_rules(compile_rules(ctx.resolved[a])) == effective_rules(
         compile_rules(ctx.resolved[b])

@@ -5,8 +5,9 @@ is safe" and "every rosette is safe" are the same game on Bell's route, because 
 rosette is the only rosette both sides can reach. This module decides that with the engine,
 never by hand, in two independent ways:
 
-1. :func:`effective_rules` compiles each ruleset and keeps only what can affect play (safe
-   cells both sides can reach, extra-throw cells on a route, throws that occur ...);
+1. :func:`generator.engine.effective.effective_rules` compiles each ruleset and keeps only
+   what can affect play (safe cells both sides can reach, extra-throw cells on a route,
+   throws that occur ...);
 2. :func:`sampled_agreement` plays seeded random games under one ruleset and checks that the
    other generates exactly the same legal moves and results on every position met.
 """
@@ -19,40 +20,12 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from generator.engine.effective import effective_rules
 from generator.engine.moves import successors, winner
 from generator.engine.position import Position, start_position
-from generator.engine.rules import Rules, Side, compile_rules
+from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import Catalog
 from generator.model.variant import ResolvedVariant, Ruling
-
-
-def effective_rules(rules: Rules) -> tuple[Any, ...]:
-    """The parameters of ``rules`` that can change a legal move or its result.
-
-    Cells neither side can contest, extra-throw cells off both routes, throws that never occur
-    and stack defences without stacks are dropped, so equal results mean equal play.
-    """
-    contested = frozenset(rules.cells[Side.LIGHT]) & frozenset(rules.cells[Side.DARK])
-    on_routes = frozenset(rules.cells[Side.LIGHT]) | frozenset(rules.cells[Side.DARK])
-    capturable = (rules.capture_cells - rules.safe_cells) & contested
-    occurring = frozenset(t for t, p in rules.throws if p > 0 and t > 0)
-    stacks_possible = rules.stack_limit > 1
-    return (
-        rules.route_length,
-        rules.cells,
-        rules.pieces,
-        rules.throws,
-        rules.entry,
-        rules.stack_limit,
-        capturable,
-        rules.stack_defence if stacks_possible else None,
-        rules.extra_throw_cells & on_routes,
-        rules.extra_throw_throws & occurring,
-        rules.extra_throw_without_move and bool(rules.extra_throw_throws & occurring),
-        rules.extra_throw_on_capture and bool(capturable),
-        rules.exact_bear_off and max(occurring, default=0) > 1,
-        rules.must_move,
-    )
 
 
 def same_game_groups(resolved: Mapping[str, ResolvedVariant]) -> dict[str, tuple[str, ...]]:
