@@ -295,6 +295,32 @@ def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.M
         assert seen == {"suite": {not refresh}, "solve": {not refresh}, "claims": {refresh}}
 
 
+def test_a_cached_claim_verdict_keeps_the_order_of_its_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The claims page lists a verdict's numbers in the order its check gave them, whether
+    the verdict was just checked or read back from the cache (whose JSON sorts keys)."""
+    from generator.measure import claims
+    from generator.site.pipeline import BuildOptions, measure_settings
+
+    rows = {"worth of holding it": "+1.5 points", "'decides most games' read as": "a reading"}
+    checks: list[str] = []
+
+    def fake_check(catalog: object, claim: Any, settings: CheckSettings) -> ClaimResult:
+        checks.append(claim.id)
+        return ClaimResult(claim.id, "v", "k", "supported", "checked", "", dict(rows), True)
+
+    monkeypatch.setattr(claims, "check_claim", fake_check)
+    catalog = repository_catalog()
+    settings = measure_settings(BuildOptions(root=tmp_path, log=lambda _: None))
+    fresh = claims.check_claims(catalog, settings)
+    checked = len(checks)
+    cached = claims.check_claims(catalog, settings)
+    assert checked > 0 and len(checks) == checked, "the second run reads every verdict back"
+    assert cached == fresh
+    assert all(list(r.numbers) == list(rows) for r in cached.values())
+
+
 def test_an_impossible_published_figure_stops_the_build_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -60,7 +60,20 @@ def _cached_verdict(path: Path) -> ClaimResult | None:
     names = {f.name for f in dataclasses.fields(ClaimResult)}
     if not isinstance(payload, dict) or set(payload) != names:
         return None
-    return ClaimResult(**payload)
+    numbers = payload["numbers"]
+    if not isinstance(numbers, list) or not all(
+        isinstance(row, list) and len(row) == 2 and all(isinstance(x, str) for x in row)
+        for row in numbers
+    ):
+        return None  # written before the rows kept their order
+    return ClaimResult(**{**payload, "numbers": dict(numbers)})
+
+
+def _verdict_payload(result: ClaimResult) -> dict[str, Any]:
+    """``result`` as the cache keeps it: the numbers as rows, so they keep the order the check
+    gave them (the cache's JSON sorts an object's keys): a page built from the cache lists
+    them as one built from a fresh check."""
+    return {**dataclasses.asdict(result), "numbers": [list(row) for row in result.numbers.items()]}
 
 
 def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]:
@@ -84,7 +97,7 @@ def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]
                 continue
             began = time.perf_counter()
             results[claim.id] = check_claim(catalog, claim, check)
-            write_json(path, dataclasses.asdict(results[claim.id]))
+            write_json(path, _verdict_payload(results[claim.id]))
             settings.log(
                 f"claim {claim.id}: {results[claim.id].verdict}"
                 f" ({time.perf_counter() - began:.1f} s)"
