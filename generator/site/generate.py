@@ -26,7 +26,7 @@ from generator.site.reference_pages import (
     sources_page,
 )
 from generator.site.render import environment, render
-from generator.site.statistics_page import statistics_files
+from generator.site.statistics_page import chart_files, measured_figures, statistics_pages
 from generator.site.variant_pages import variant_pages, variants_index
 
 
@@ -63,22 +63,27 @@ def citation_files(ctx: SiteContext) -> dict[str, str | bytes]:
 def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[str, str | bytes]:
     """Every generated file, reading the measurement's ``results`` (None: not measured). With
     more than one job, the comparison pages (a third of the work: every pair of rulebooks, the
-    engine's verdicts) are rendered in a forked process meanwhile; the files are the same."""
-    measured = statistics_files(ctx, results)
+    engine's verdicts) and the statistics charts (another sixth) are rendered in forked
+    processes meanwhile; the files are the same."""
+    measured = measured_figures(ctx, results)
 
     def comparison() -> dict[str, str]:
         comparer = Comparer(ctx)
         pairs = pair_pages(ctx, comparer, measured.per_variant, measured.per_question)
         return {**compare_index(ctx, comparer), **pairs}
 
-    with Forked(comparison, fork=jobs > 1) as compared:
+    fork = jobs > 1
+    with (
+        Forked(lambda: chart_files(ctx, results, measured), fork=fork) as drawn,
+        Forked(comparison, fork=fork) as compared,
+    ):
         variants = {**variant_pages(ctx, measured.per_variant), **variants_index(ctx)}
         rest: dict[str, str | bytes] = {
             **question_pages(ctx, measured.per_question),
             **sources_page(ctx),
             **glossary_page(ctx),
             **citation_files(ctx),
-            **measured.files,
+            **statistics_pages(ctx, results, measured, drawn.result()),
             "claims/index.md": claims_page(ctx, results.get(CLAIMS) if results else None),
             **short_pages(ctx),
             **ruling_index(ctx),

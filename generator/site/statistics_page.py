@@ -34,11 +34,23 @@ class Figures:
     per_question: dict[str, Any] = field(default_factory=dict)
     files: dict[str, str | bytes] = field(default_factory=dict)
     """The statistics page and its charts, by docs path."""
+    findings: list[Finding] = field(default_factory=list)
+    """Each rulebook's findings, in the page's order (:func:`rulebook_findings`)."""
 
 
 def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
     """The statistics page, its charts and the per-variant and per-question figures, read from
     the measurement's ``results`` (None: the build did not measure, and the pages say so)."""
+    figures = measured_figures(ctx, results)
+    figures.files.update(
+        statistics_pages(ctx, results, figures, chart_files(ctx, results, figures))
+    )
+    return figures
+
+
+def measured_figures(ctx: SiteContext, results: Results | None) -> Figures:
+    """The per-variant and per-question figures and the rulebooks' findings (no files yet):
+    what the charts (:func:`chart_files`) and every page read."""
     figures = Figures()
     suite = results.get(SUITE) if results else None
     exact = (results.get(EXACT) if results else None) or ExactValues()
@@ -68,9 +80,29 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         }
     by_question = suite.by_question() if suite else {}
     figures.per_question = {q: with_exact(e, exact_effects) for q, e in by_question.items()}
-    findings = rulebook_findings(ctx, figures.per_variant)
-    charts = _charts(ctx, results, findings)
-    figures.files.update(charts)
+    figures.findings = rulebook_findings(ctx, figures.per_variant)
+    return figures
+
+
+def chart_files(
+    ctx: SiteContext, results: Results | None, figures: Figures
+) -> dict[str, str | bytes]:
+    """The statistics charts (SVG), by docs path: the slowest part of the page, drawn apart
+    from the rest (:func:`generator.site.generate.all_files` draws them on another core)."""
+    return _charts(ctx, results, figures.findings)
+
+
+def statistics_pages(
+    ctx: SiteContext, results: Results | None, figures: Figures, charts: dict[str, str | bytes]
+) -> dict[str, str | bytes]:
+    """The statistics page and the method page, with the ``charts`` (:func:`chart_files`)."""
+    suite = results.get(SUITE) if results else None
+    exact = (results.get(EXACT) if results else None) or ExactValues()
+    exact_effects = results.get(EXACT_EFFECTS) if results else None
+    agents = (results.get(AGENTS) if results else None) or AgentScores()
+    full = full_games_view(results.get(FULL_GAMES) if results else None, list(ctx.variant_ids))
+    findings = figures.findings
+    files: dict[str, str | bytes] = dict(charts)
     common = {
         "stats": results,
         "exact": exact,
@@ -85,7 +117,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         "agent_words": ctx.words.agent,
     }
     page = "statistics/index.md"
-    figures.files[page] = render(
+    files[page] = render(
         environment(),
         "statistics.md.j2",
         fm=ctx.front_matter(
@@ -105,7 +137,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         **common,
     )
     method = METHOD_PAGE
-    figures.files[method] = render(
+    files[method] = render(
         environment(),
         "statistics-method.md.j2",
         fm=ctx.front_matter(
@@ -124,7 +156,7 @@ def statistics_files(ctx: SiteContext, results: Results | None) -> Figures:
         },
         **common,
     )
-    return figures
+    return files
 
 
 @dataclass(frozen=True)
