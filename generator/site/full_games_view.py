@@ -78,10 +78,13 @@ class FullGamesView:
 
     games: list[Game] = field(default_factory=list)
     stale: dict[str, FullGame] = field(default_factory=dict)
-    waiting: list[str] = field(default_factory=list)
-    """Not yet solved, small enough for a machine like the one that solved the others."""
-    too_large: dict[str, Pending] = field(default_factory=dict)
-    """Not yet solved: the solver's memory estimate is over the limit."""
+    waiting: list[list[str]] = field(default_factory=list)
+    """Not yet solved, small enough for a machine like the one that solved the others: the
+    rulebooks of each game together (:func:`same_game`)."""
+    too_large: list[list[str]] = field(default_factory=list)
+    """Not yet solved, the solver's memory estimate over the limit, by game."""
+    sizes: dict[str, Pending] = field(default_factory=dict)
+    """Each pending rulebook's size, where counted."""
     memory_limit: int = 0
     by_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each simulated rulebook's line: ``solved`` (a record), ``stale`` (a record) or
@@ -110,17 +113,29 @@ def full_games_view(found: Status | None, order: list[str]) -> FullGamesView:
                 "stale_since": date_words(stale.provenance) if stale else None,
             }
     pending = [vid for vid in order if vid in found.pending]
-    too_large = {
-        vid: size for vid in pending if (size := found.pending[vid]) is not None and not size.fits
-    }
+    sizes = {vid: size for vid in pending if (size := found.pending[vid]) is not None}
+    too_large = [vid for vid, size in sizes.items() if not size.fits]
     return FullGamesView(
         games=games,
         stale={vid: found.stale[vid] for vid in order if vid in found.stale},
-        waiting=[vid for vid in pending if vid not in too_large and vid not in found.stale],
-        too_large=too_large,
+        waiting=same_game(
+            [vid for vid in pending if vid not in too_large and vid not in found.stale], sizes
+        ),
+        too_large=same_game(too_large, sizes),
+        sizes=sizes,
         memory_limit=found.memory_limit,
         by_variant=by_variant,
     )
+
+
+def same_game(vids: list[str], sizes: dict[str, Pending]) -> list[list[str]]:
+    """``vids`` grouped by game (one fingerprint), each group where its first rulebook stands;
+    a rulebook whose size was not counted stands alone."""
+    by_game: dict[str, list[str]] = {}
+    for vid in vids:
+        size = sizes.get(vid)
+        by_game.setdefault(size.key if size is not None else f"uncounted {vid}", []).append(vid)
+    return list(by_game.values())
 
 
 def date_words(provenance: dict[str, Any]) -> str:
