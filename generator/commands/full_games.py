@@ -4,7 +4,8 @@ Each rulebook named is solved exactly with its own number of pieces a side
 (generator/sim/full_games.py) and its record saved at once, with the command, commit, date
 and machine that computed it; a later run adds rulebooks without redoing the others, and
 runs at the same time each add theirs to what is on disk when they save. Solves
-are checkpointed under .cache/solve, so a killed run resumes from its last finished layer.
+are checkpointed under .cache/solve (each finished layer, and an unfinished layer's progress
+every 15 minutes), so a killed run resumes where it stopped.
 Rulebooks playing the same game are solved once. Every simulated rulebook without a current
 record is listed as pending with its size, counted beforehand (a few minutes the first time:
 the largest games are counted, not guessed). With no rulebook named, only the pending list is

@@ -75,8 +75,10 @@ from generator.engine.rules import Rules
 from generator.sim.cache_files import (
     CACHE_FORMAT,
     arrays_checksum,
+    read_arrays,
     read_json,
     report_damaged,
+    write_arrays,
     write_json,
 )
 from generator.sim.solve_index import StateIndex, build_index
@@ -626,7 +628,12 @@ def _solve(
             continue
         if moves is None:
             moves = _move_table(geo, configs)
-        record = _solve_layer(rules, geo, configs, index, moves, layer, values, lengths, tolerance)
+        throws = int(geo.throw_values.shape[0])
+        resume = store.progress_of(layer, int(sizes[layer]), throws) if store else None
+        record = _solve_layer(
+            rules, geo, configs, index, moves, layer, values, lengths, tolerance,
+            resume=resume, keep=store.keep_progress if store else None,
+        )  # fmt: skip
         if store is None:
             resident = values.nbytes + lengths.nbytes
         else:  # the finished layers are on disk: only this one and the next are in use
@@ -671,6 +678,37 @@ def _move_table(geo: Geometry, configs: Configurations) -> MoveTable:
     return moves
 
 
+PROGRESS_EVERY = 15 * 60.0
+"""Seconds between saves of an unfinished layer's progress (:class:`LayerProgress`): a killed
+solve loses at most this much of a layer's work (Masters' largest layers take hours)."""
+
+
+@dataclass
+class LayerProgress:
+    """An unfinished layer's solve at the start of a sweep: going on from it gives the same
+    bits as never stopping. Taken before a Bellman sweep (``phase`` ``"values"``) or before a
+    sweep of the expected lengths (``"lengths"``)."""
+
+    layer: int
+    phase: Literal["values", "lengths"]
+    values: FloatArray
+    """The layer's values so far."""
+    lengths: FloatArray
+    """The layer's expected lengths so far (all 0 before their phase)."""
+    policy: npt.NDArray[np.uint32]
+    settled: npt.NDArray[np.uint8]
+    counters: dict[str, Any]
+    """The sweeps' counts, the drift and its history, and the time spent so far."""
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        return {
+            "values": self.values,
+            "lengths": self.lengths,
+            "policy": self.policy,
+            "settled": self.settled,
+        }
+
+
 def _solve_layer(
     rules: Rules,
     geo: Geometry,
@@ -681,8 +719,13 @@ def _solve_layer(
     values: FloatArray,
     lengths: FloatArray,
     tolerance: float,
+    resume: LayerProgress | None = None,
+    keep: Callable[[LayerProgress], None] | None = None,
 ) -> dict[str, Any]:
-    """Solve one layer in place (values, then expected lengths); the figures of the solve."""
+    """Solve one layer in place (values, then expected lengths); the figures of the solve.
+
+    With ``resume``, go on from that progress; with ``keep``, hand it the layer's progress
+    every :data:`PROGRESS_EVERY` seconds, at the start of a sweep."""
     from generator.sim import solve_sweeps as sweeps
 
     began, began_cpu = time.perf_counter(), _cpu_time()
@@ -695,13 +738,43 @@ def _solve_layer(
     order, places, wave_start, largest = sweep_order(geo, configs, index, layer)
     waves = wave_start.shape[0] - 1
     throws = int(geo.throw_values.shape[0])
-    policy = np.empty(size * throws, dtype=np.uint32)
     new_values = np.empty(largest)
-    values[base : base + size] = 0.5
-    lengths[base : base + size] = 0.0
-    settled = np.zeros(size * throws, dtype=np.uint8)
-    drift = 0.0
-    drift_at = np.zeros(16)
+    counters: dict[str, Any] = {}
+    if resume is None:
+        policy = np.empty(size * throws, dtype=np.uint32)
+        settled = np.zeros(size * throws, dtype=np.uint8)
+        values[base : base + size] = 0.5
+        lengths[base : base + size] = 0.0
+    else:
+        policy, settled, counters = resume.policy, resume.settled, resume.counters
+        values[base : base + size] = resume.values
+        lengths[base : base + size] = resume.lengths
+        resume.values = resume.lengths = np.empty(0)  # copied: their memory goes
+        began -= counters["seconds"]
+        began_cpu -= counters["cpu_seconds"]
+    drift = float(counters.get("drift", 0.0))
+    drift_at = np.array(counters.get("drift_at", [0.0] * 16), dtype=np.float64)
+    saved_at = time.perf_counter()
+
+    def save(phase: Literal["values", "lengths"], **more: Any) -> None:
+        """Hand ``keep`` the progress, when it is due."""
+        nonlocal saved_at
+        if keep is None or time.perf_counter() - saved_at < PROGRESS_EVERY:
+            return
+        figures = {
+            "drift": drift,
+            "drift_at": drift_at.tolist(),
+            "bellman_sweeps": bellman_sweeps,
+            "evaluation_sweeps": evaluation_sweeps,
+            "bellman_cpu": bellman_cpu,
+            "seconds": time.perf_counter() - began,
+            "cpu_seconds": _cpu_time() - began_cpu,
+            **more,
+        }
+        segment = slice(base, base + size)
+        own = values[segment], lengths[segment]
+        keep(LayerProgress(layer, phase, *own, policy, settled, figures))
+        saved_at = time.perf_counter()
 
     def bellman() -> float:
         worst = 0.0
@@ -755,9 +828,12 @@ def _solve_layer(
                 return summed
         raise RuntimeError(f"{rules.variant}: layer {layer}'s hot states did not converge")
 
-    bellman_sweeps = evaluation_sweeps = 0
-    bellman_cpu = 0.0
-    while True:
+    bellman_sweeps = int(counters.get("bellman_sweeps", 0))
+    evaluation_sweeps = int(counters.get("evaluation_sweeps", 0))
+    bellman_cpu = float(counters.get("bellman_cpu", 0.0))
+    phase = "values" if resume is None else resume.phase
+    while phase == "values":
+        save("values")
         drift_at[min(bellman_sweeps + 1, 15)] = drift
         clock = _cpu_time()
         change = bellman()
@@ -765,6 +841,7 @@ def _solve_layer(
         drift += change
         bellman_sweeps += 1
         if change < tolerance:
+            phase = "lengths"
             break
         factor = EARLY_FACTOR if bellman_sweeps <= EARLY_ROUNDS else EVALUATION_FACTOR
         target = max(tolerance, change * factor)
@@ -779,11 +856,16 @@ def _solve_layer(
             drift += sweep_hot(values, False, step, target)
         if bellman_sweeps > MAX_SWEEPS:
             raise RuntimeError(f"{rules.variant}: layer {layer} did not converge")
-    values_cpu = _cpu_time() - began_cpu
-    del moved  # the endless search's two flags take its place
-    endless = sweeps.mark_endless(base, size, places, policy, throws, lengths)
-    moved = np.zeros(size, dtype=np.uint8)
-    length_sweeps = 1
+    if resume is None or resume.phase == "values":
+        values_cpu = _cpu_time() - began_cpu
+        del moved  # the endless search's two flags take its place
+        endless = sweeps.mark_endless(base, size, places, policy, throws, lengths)
+        moved = np.zeros(size, dtype=np.uint8)
+        length_sweeps = 1
+    else:
+        values_cpu = float(counters["values_cpu"])
+        endless = int(counters["endless"])
+        length_sweeps = int(counters["length_sweeps"])
     while (change := evaluate(lengths, True)) >= LENGTH_TOLERANCE:
         if length_sweeps > 1:  # the first sweep moves every state from 0
             sweep_hot(lengths, True, change, LENGTH_TOLERANCE)
@@ -793,6 +875,12 @@ def _solve_layer(
                 f"{rules.variant}: expected lengths in layer {layer} did not converge"
                 f" in {MAX_SWEEPS} sweeps (last change {change:.3g})"
             )
+        save(
+            "lengths",
+            values_cpu=values_cpu,
+            endless=int(endless),
+            length_sweeps=length_sweeps,
+        )
     working = order.nbytes + places.nbytes + wave_start.nbytes + policy.nbytes
     # and mark_endless's two flags a state, or before and after it the changes' magnitudes
     working += new_values.nbytes + settled.nbytes + 2 * size
@@ -819,9 +907,12 @@ class Checkpoints:
     a format version and a checksum, :func:`generator.sim.cache_files.write_json`), which
     lists each finished layer with the SHA-256 of its values and lengths and its figures.
 
-    A layer counts as finished only once its arrays are flushed and its record written; a
-    killed solve loses at most the layer it was solving. A finished layer whose arrays no
-    longer match their checksum is reported and solved again, with every layer below it."""
+    A layer counts as finished only once its arrays are flushed and its record written. While
+    a layer is solved, its progress is saved every :data:`PROGRESS_EVERY` seconds
+    (``layer-N.npz`` and ``layer-N.json``, :class:`LayerProgress`), so a killed solve loses at
+    most that much work and goes on with the same bits. A finished layer whose arrays no
+    longer match their checksum is reported and solved again, with every layer below it;
+    damaged progress is reported and its layer started again."""
 
     def __init__(self, folder: Path, resume: bool = True) -> None:
         self.folder = folder
@@ -928,6 +1019,65 @@ class Checkpoints:
         entry = {**figures, "sha256": _layer_checksum(index, layer, values, lengths)}
         self._record["layers"][str(layer)] = entry
         write_json(self.record_path, self._record)
+        self.forget_progress(layer)
+
+    def _progress_paths(self, layer: int) -> tuple[Path, Path]:
+        return self.folder / f"layer-{layer}.npz", self.folder / f"layer-{layer}.json"
+
+    def keep_progress(self, progress: LayerProgress) -> None:
+        """Save an unfinished layer's progress: its arrays, then the record naming their
+        checksum (a kill between the two leaves a record that does not match, and the layer
+        starts again)."""
+        arrays_path, record_path = self._progress_paths(progress.layer)
+        arrays = progress.arrays()
+        write_arrays(arrays_path, arrays)
+        record = {
+            "layer": progress.layer,
+            "phase": progress.phase,
+            "counters": progress.counters,
+            "sha256": arrays_checksum(arrays),
+        }
+        write_json(record_path, record)
+
+    def progress_of(self, layer: int, size: int, throws: int) -> LayerProgress | None:
+        """The saved progress of ``layer`` (``size`` states, ``throws`` throws), or ``None``:
+        none saved, or damaged (reported: the layer starts again)."""
+        arrays_path, record_path = self._progress_paths(layer)
+        if not self.resume or not record_path.exists():
+            return None
+        record = read_json(record_path)
+        names = ("values", "lengths", "policy", "settled")
+        arrays = read_arrays(arrays_path, names) if isinstance(record, dict) else None
+        shapes = {
+            "values": size,
+            "lengths": size,
+            "policy": size * throws,
+            "settled": size * throws,
+        }
+        if (
+            not isinstance(record, dict)
+            or arrays is None
+            or record.get("layer") != layer
+            or record.get("phase") not in ("values", "lengths")
+            or record.get("sha256") != arrays_checksum(arrays)
+            or any(arrays[name].shape != (shapes[name],) for name in names)
+        ):
+            self._report(record_path, "it is not the saved progress of this layer")
+            return None
+        return LayerProgress(
+            layer,
+            record["phase"],
+            arrays["values"],
+            arrays["lengths"],
+            arrays["policy"].astype(np.uint32, copy=False),
+            arrays["settled"].astype(np.uint8, copy=False),
+            record["counters"],
+        )
+
+    def forget_progress(self, layer: int) -> None:
+        """Remove a finished layer's saved progress."""
+        for path in self._progress_paths(layer):
+            path.unlink(missing_ok=True)
 
     @staticmethod
     def release(values: FloatArray, lengths: FloatArray, start: int) -> None:
