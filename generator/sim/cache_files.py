@@ -94,12 +94,14 @@ def arrays_checksum(arrays: ArrayMap) -> str:
     return digest.hexdigest()
 
 
-def write_arrays(path: Path, arrays: ArrayMap) -> None:
-    """Save numeric ``arrays`` as ``.npz`` with their checksum, atomically."""
-    checksum = np.frombuffer(bytes.fromhex(arrays_checksum(arrays)), dtype=np.uint8)
+def write_arrays(path: Path, arrays: ArrayMap) -> str:
+    """Save numeric ``arrays`` as ``.npz`` with their checksum, atomically; the checksum."""
+    digest = arrays_checksum(arrays)
+    checksum = np.frombuffer(bytes.fromhex(digest), dtype=np.uint8)
     named = {"checksum": checksum, **arrays}
     # numpy's stubs type **kwds as if a name could be allow_pickle: these are array names.
     replace_atomically(path, lambda file: np.savez(file, **named))  # type: ignore[arg-type]
+    return digest
 
 
 def read_arrays(path: Path, names: tuple[str, ...]) -> dict[str, npt.NDArray[Any]] | None:

@@ -1029,13 +1029,12 @@ class Checkpoints:
         checksum (a kill between the two leaves a record that does not match, and the layer
         starts again)."""
         arrays_path, record_path = self._progress_paths(progress.layer)
-        arrays = progress.arrays()
-        write_arrays(arrays_path, arrays)
+        checksum = write_arrays(arrays_path, progress.arrays())
         record = {
             "layer": progress.layer,
             "phase": progress.phase,
             "counters": progress.counters,
-            "sha256": arrays_checksum(arrays),
+            "sha256": checksum,
         }
         write_json(record_path, record)
 
