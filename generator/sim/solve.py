@@ -261,14 +261,10 @@ def _layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...
 
 def _count_waves(geo: Geometry, index: StateIndex, layer: int) -> tuple[int, int, int]:
     """The states, waves and largest wave of the layer's sweep order, counted without
-    listing it (:func:`generator.sim.solve_sweeps.layer_order`)."""
+    listing it (:func:`generator.sim.solve_sweeps.wave_sizes`)."""
     from generator.sim import solve_sweeps as sweeps
 
-    empty = np.empty(0, dtype=np.int64)
-    counted: tuple[int, int, int] = sweeps.layer_order(
-        _layer_shape(geo, index, layer), empty, empty.astype(np.uint32), empty, True, 0,
-        index.mask_id, index.rank, index.prefix, index.start,
-    )  # fmt: skip
+    counted: tuple[int, int, int] = sweeps.wave_sizes(_layer_shape(geo, index, layer))
     return counted
 
 
@@ -299,10 +295,14 @@ def sweep_order(
     order = np.empty(size, dtype=order_dtype(geo.perspectives, configs.count))
     places = np.empty(size, dtype=np.uint32)
     wave_start = np.empty(waves + 1, dtype=np.int64)
-    sweeps.layer_order(
-        _layer_shape(geo, index, layer), order, places, wave_start, False, base,
+    listing = sweeps.layer_order(
+        _layer_shape(geo, index, layer), order, places, wave_start, base,
         index.mask_id, index.rank, index.prefix, index.start,
     )  # fmt: skip
+    if listing != (listed, waves, largest):
+        raise AssertionError(
+            f"solver bug: layer {layer} lists {listing}, counted {listed, waves, largest}"
+        )
     return SweepOrder(order, places, wave_start, largest)
 
 
