@@ -21,7 +21,9 @@ from fractions import Fraction
 from generator.engine.moves import (
     Move,
     Refused,
+    apply_move,
     legal_moves,
+    pass_turn,
     refused_pieces,
     successors,
     winner,
@@ -118,8 +120,14 @@ def worked_examples(rules: Rules, variant_id: str, *, plies: int = 1500) -> list
         # Skip the opening plies so the examples show a game under way.
         if kind is not None and kind not in found and depth > 12:
             found[kind] = _example(rules, kind, position, throw, probability[throw])
-        options = successors(rules, position, throw)
-        position = options[rng.randrange(len(options))][1]
+        # One random option, as ``successors`` lists them (a single pass when none moves);
+        # only the chosen move is played.
+        pick = rng.randrange(max(1, len(moves)))
+        position = (
+            apply_move(rules, position, moves[pick], throw)
+            if moves
+            else pass_turn(rules, position, throw)
+        )
         depth += 1
     return [found[k] for k in KINDS if k in found]
 
