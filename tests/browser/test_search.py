@@ -95,6 +95,7 @@ def test_search_finds_a_ruling_by_its_key_word(
     ("variant", "words"),
     [
         ("finkel-spanish", None),
+        ("finkel-english", None),
         ("merit-1976", None),
         ("merit-1976", "Merit"),
         ("finkel-great-book", "Great Book"),
@@ -106,7 +107,8 @@ def test_a_rulebooks_name_finds_its_own_page_before_any_pair_page(
 ) -> None:
     """Pair pages name two rulebooks each and are many (one per pair); they are down-weighted
     in search so that a rulebook's name (its short name, or the word a reader would type)
-    leads to that rulebook first."""
+    leads to that rulebook first. A short name is typed as shown, parentheses and all
+    ("Finkel (Spanish page)"): typed words are trimmed of punctuation as indexed words are."""
     name = words or catalog.variants[variant].short
     page.goto(site.url)
     search = page.locator(SEARCH_INPUT)

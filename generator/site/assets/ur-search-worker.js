@@ -9,3 +9,17 @@ Object.defineProperty(self.lunr.QueryLexer, "termSeparator", {
   configurable: true,
   get: function () { return self.lunr.tokenizer.separator; }
 });
+/* A second fix: typed words keep the punctuation around them ("Finkel (Spanish page)" was
+   looked up as "finkel", "(spanish" and "page)", and found only Finkel), while the indexed
+   words lost theirs to lunr's trimmer. Here each typed word is trimmed by that same trimmer,
+   keeping the wildcards the theme adds; a word that was only punctuation is dropped. */
+const addClause = self.lunr.Query.prototype.clause;
+self.lunr.Query.prototype.clause = function (clause) {
+  if (typeof clause.term === "string") {
+    const [, lead, core, trail] = /^(\**)([\s\S]*?)(\**)$/.exec(clause.term);
+    const word = self.lunr.trimmer(new self.lunr.Token(core, {})).toString();
+    if (!word) return this;
+    clause.term = lead + word + trail;
+  }
+  return addClause.call(this, clause);
+};
