@@ -104,8 +104,11 @@ def write_arrays(path: Path, arrays: ArrayMap) -> str:
     return digest
 
 
-def read_arrays(path: Path, names: tuple[str, ...]) -> dict[str, npt.NDArray[Any]] | None:
-    """The arrays saved at ``path`` (exactly ``names``); ``None`` when missing or damaged."""
+def read_arrays(
+    path: Path, names: tuple[str, ...]
+) -> tuple[dict[str, npt.NDArray[Any]], str] | None:
+    """The arrays saved at ``path`` (exactly ``names``) and their checksum, verified; ``None``
+    when missing or damaged."""
     if not path.exists():
         return None
     try:
@@ -121,4 +124,4 @@ def read_arrays(path: Path, names: tuple[str, ...]) -> dict[str, npt.NDArray[Any
     if checksum != arrays_checksum(arrays):
         report_damaged(path, "its content does not match its checksum")
         return None
-    return arrays
+    return arrays, checksum

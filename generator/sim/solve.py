@@ -1046,7 +1046,8 @@ class Checkpoints:
             return None
         record = read_json(record_path)
         names = ("values", "lengths", "policy", "settled")
-        arrays = read_arrays(arrays_path, names) if isinstance(record, dict) else None
+        saved = read_arrays(arrays_path, names) if isinstance(record, dict) else None
+        arrays, checksum = saved if saved is not None else (None, None)
         shapes = {
             "values": size,
             "lengths": size,
@@ -1058,7 +1059,7 @@ class Checkpoints:
             or arrays is None
             or record.get("layer") != layer
             or record.get("phase") not in ("values", "lengths")
-            or record.get("sha256") != arrays_checksum(arrays)
+            or record.get("sha256") != checksum  # the arrays' own, verified as they were read
             or any(arrays[name].shape != (shapes[name],) for name in names)
         ):
             self._report(record_path, "it is not the saved progress of this layer")
