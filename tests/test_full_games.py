@@ -275,7 +275,7 @@ def test_the_statistics_pages_say_what_the_full_games_show(
         if r.same_game_as is None and not r.provenance.get("process_peak_bytes")
     ]
     assert method.count("not measured (read from an earlier solve)") == len(unmeasured)
-    assert "Memory (the process's peak, measured)" in method
+    assert "Peak memory (measured)" in method
     for vid, record in found.solved.items():
         assert figures.per_variant[vid]["full_game"]["game"].record.first_player == (
             record.first_player
