@@ -96,6 +96,7 @@ def test_search_finds_a_ruling_by_its_key_word(
     [
         ("finkel-spanish", None),
         ("finkel-english", None),
+        ("finkel-great-book", None),
         ("merit-1976", None),
         ("merit-1976", "Merit"),
         ("finkel-great-book", "Great Book"),
