@@ -47,6 +47,18 @@ def test_title_quotes_open_and_close() -> None:
     assert title_text('"Rosette", item "Nothing"') == "“Rosette”, item “Nothing”"
 
 
+def test_a_rulings_title_names_its_rulebook_without_nested_brackets() -> None:
+    """A ruling's title (its page, its citations) is the question and the rulebook's short
+    name; a short name with brackets of its own is set off by a dash instead."""
+    ctx = SiteContext(repository_catalog(), None, load_editions(VARIANTS))
+    titles = {rid: ctx.ruling_title(ruling) for rid, ruling in ctx.rulings.items()}
+    assert titles["bell-bearing-off"] == "Bearing off (Bell 1960)"
+    assert titles["gb-dice"] == "Dice and their odds — Finkel (Great Book)"
+    for rid, title in titles.items():
+        assert "((" not in title and "))" not in title, f"{rid}: {title}"
+        assert ctx.catalog.variants[ctx.rulings[rid].variant].short in title, rid
+
+
 def test_figures_carry_a_true_minus_and_ranges_an_en_dash() -> None:
     assert figure("%+.1f", -1.25) == "\u22121.2"
     assert figure("%+.1f", 0.5) == "+0.5"

@@ -98,8 +98,12 @@ class SiteContext:
         return self.address(short_page(ruling_id))
 
     def ruling_title(self, ruling: Ruling) -> str:
+        """The question and the rulebook: "Bearing off (Bell 1960)", or with a dash where the
+        rulebook's short name has brackets of its own, so they do not nest: "Bearing off —
+        Finkel (Great Book)"."""
         question = self.catalog.questions[ruling.question]
-        return f"{question.title} ({self.catalog.variants[ruling.variant].short})"
+        short = self.catalog.variants[ruling.variant].short
+        return f"{question.title} — {short}" if "(" in short else f"{question.title} ({short})"
 
     def citation(self, ruling: Ruling) -> Citation:
         return self._citation(
