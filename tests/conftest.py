@@ -23,6 +23,8 @@ from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, format_position, start_position
 from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import Catalog, load_catalog, variant_files
+from generator.sim import suite as suite_module
+from generator.sim.suite import Suite
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"
@@ -74,6 +76,16 @@ def other_answer_on_unmoved_extra_throws() -> list[Rules]:
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return repository_catalog()
+
+
+@pytest.fixture(scope="session")
+def tiny_suite(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Suite:
+    """Random against random, 20 games a rulebook and no changed rulings: enough for the
+    statistics page to list its games (their figures are not what is tested)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(suite_module, "BASELINE_GAMES", 20)
+        patch.setattr(suite_module, "sensitivity_changes", lambda catalog, variants: [])
+        return suite_module.default_suite(catalog, seed=5, cache_dir=tmp_path_factory.mktemp("sim"))
 
 
 def throw_dice(rules: Rules, rng: random.Random) -> int:

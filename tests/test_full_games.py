@@ -19,11 +19,13 @@ from generator.cli import main
 from generator.engine import ENGINE_VERSION
 from generator.measure.core import Results, Settings
 from generator.measure.full_games import FULL_GAMES, full_game_problems, read_full_games
+from generator.measure.suite import SUITE
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.sim import full_games
 from generator.sim.full_games import FullGame, fingerprint, status
 from generator.sim.results_files import read_results
 from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, solve, with_pieces
+from generator.sim.suite import Suite
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.full_games_view import full_games_view
@@ -280,6 +282,33 @@ def test_the_statistics_pages_say_what_the_full_games_show(
         assert figures.per_variant[vid]["full_game"]["game"].record.first_player == (
             record.first_player
         )
+
+
+def test_each_rulebooks_conclusion_gives_its_full_game_where_solved(
+    catalog: Catalog, committed: dict[str, Any], tiny_suite: Suite
+) -> None:
+    """The statistics page's line on each game gives the full game's perfect-play value where
+    that game is solved, not a smaller game's; the others keep their largest solve with fewer
+    pieces, said as such."""
+    found = status(full_games.full_games(catalog), committed)
+    results = Results(0, {FULL_GAMES.name: found, SUITE.name: tiny_suite})
+    figures = statistics_files(SiteContext(catalog, None, load_editions(VARIANTS)), results)
+    page = html.unescape(str(figures.files["statistics/index.md"]))
+    lines = page[page.index("### Rulebook by rulebook") : page.index("## The players")]
+    solved_lines = 0
+    for finding in figures.findings:
+        short = finding.variants[0].short
+        line = next(x for x in lines.splitlines() if x.startswith(f"- **[{short}]"))
+        record = found.solved.get(finding.variants[0].id)
+        if record is not None:
+            solved_lines += 1
+            pieces = full_games_view(found, [finding.variants[0].id]).games[0].count
+            expected = f"the full game with {pieces} pieces a side, the first player wins"
+            assert f"{expected} {100 * record.first_player:.2f} %" in line, line
+            assert "(not " not in line, line
+        elif finding.perfect is not None and finding.perfect.pieces != finding.pieces:
+            assert f"a side (not {finding.pieces})" in line, line
+    assert solved_lines >= 4, "fewer solved games than committed: the test checks little"
 
 
 SOLVE_FULL = os.environ.get("UR_SOLVE_FULL") == "1"

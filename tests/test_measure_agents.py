@@ -18,7 +18,6 @@ from generator.measure.core import Results, Settings
 from generator.measure.suite import SUITE
 from generator.model.catalog import Catalog
 from generator.sim import agent_check
-from generator.sim import suite as suite_module
 from generator.sim.suite import Suite, simulated_variants
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
@@ -146,16 +145,6 @@ def test_no_rulebook_page_names_an_agent_below_the_line(
         else:
             assert not sentences
     assert left_out_somewhere, "no rulebook leaves an agent out: the test checks nothing"
-
-
-@pytest.fixture(scope="module")
-def tiny_suite(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Suite:
-    """Random against random, 20 games a rulebook and no changed rulings: enough for the
-    statistics page to list its games (their figures are not what is tested)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(suite_module, "BASELINE_GAMES", 20)
-        patch.setattr(suite_module, "sensitivity_changes", lambda catalog, variants: [])
-        return suite_module.default_suite(catalog, seed=5, cache_dir=tmp_path_factory.mktemp("sim"))
 
 
 def test_the_statistics_page_says_which_players_are_left_out(
