@@ -302,8 +302,9 @@ def test_each_rulebooks_conclusion_gives_its_full_game_where_solved(
         record = found.solved.get(finding.variants[0].id)
         if record is not None:
             solved_lines += 1
-            pieces = full_games_view(found, [finding.variants[0].id]).games[0].count
-            expected = f"the full game with {pieces} pieces a side, the first player wins"
+            assert finding.full_game is not None, finding.variants[0].id
+            expected = f"the full game with {finding.full_game.count} pieces a side, the first"
+            expected += " player wins"
             assert f"{expected} {100 * record.first_player:.2f} %" in line, line
             assert "(not " not in line, line
         elif finding.perfect is not None and finding.perfect.pieces != finding.pieces:

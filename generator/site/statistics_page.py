@@ -240,6 +240,13 @@ class Finding:
         return {value.pieces: value for value in self.figures["exact"]}
 
     @property
+    def full_game(self) -> Any | None:
+        """The game solved with its own pieces (:class:`generator.site.full_games_view.Game`),
+        or None where it is pending or was never measured."""
+        line = self.figures["full_game"]
+        return line.get("game") if line else None
+
+    @property
     def perfect(self) -> Any | None:
         """The exact value at the most pieces solved, or None."""
         exact = self.figures["exact"]
