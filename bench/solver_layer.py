@@ -34,8 +34,13 @@ KERNELS = (
     "evaluate_wave_serial",
     "commit_wave",
     "commit_wave_serial",
+    "evaluate_both_wave",
+    "evaluate_both_wave_serial",
+    "commit_both_wave",
+    "commit_both_wave_serial",
     "hot_floor",
-    "evaluate_hot",
+    "evaluate_hot_waves",
+    "evaluate_hot_waves_serial",
     "mark_endless",
 )
 
