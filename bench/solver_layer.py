@@ -34,13 +34,8 @@ KERNELS = (
     "evaluate_wave_serial",
     "commit_wave",
     "commit_wave_serial",
-    "evaluate_both_wave",
-    "evaluate_both_wave_serial",
-    "commit_both_wave",
-    "commit_both_wave_serial",
     "hot_floor",
-    "evaluate_hot_waves",
-    "evaluate_hot_waves_serial",
+    "evaluate_hot",
     "mark_endless",
 )
 

@@ -9,11 +9,10 @@ Builds the rulebook's state index at that many pieces a side, fills every value 
 numbers (seeded: the sweeps' cost does not depend on how far the solve has gone, only on how
 many moves they generate), and times on the layer (default: the largest) a Bellman sweep that
 generates every move, then an evaluation sweep of the stored choices, split into its backup
-and its commit, and the sweep that backs up the values and the expected lengths together (the
-solver's evaluation sweeps), the best of ``--repeat`` runs each. With ``--mapped DIR`` the
-values live in a file mapped from DIR, as in a checkpointed solve, instead of in the process's
-own memory: run both to see what the mapping costs. One figure a line, ``name: value unit``;
-compare figures measured in one run, or back to back, on a machine doing nothing else.
+and its commit, the best of ``--repeat`` runs each. With ``--mapped DIR`` the values live in a
+file mapped from DIR, as in a checkpointed solve, instead of in the process's own memory: run
+both to see what the mapping costs. One figure a line, ``name: value unit``; compare figures
+measured in one run, or back to back, on a machine doing nothing else.
 """
 
 from __future__ import annotations
@@ -95,8 +94,7 @@ def main() -> int:
     policy = np.empty(size * throws, dtype=np.uint32)
     settled = np.zeros(size * throws, dtype=np.uint8)
     moved = np.zeros(size, dtype=np.uint8)
-    new_values, new_lengths = np.empty(largest), np.empty(largest)
-    lengths = rng.random(index.states) * 100  # in the process: its mapping is not what is measured
+    new_values = np.empty(largest)
     drift_at = np.zeros(16)
 
     def each_wave(step: Callable[[int, int, bool], None]) -> Callable[[], None]:
@@ -111,10 +109,10 @@ def main() -> int:
         backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
         backup(
             first, last, order, base, values, policy, settled, 1, np.inf, drift_at, new_values,
-            lengths, new_lengths, geo.packed, configs.count, moves.arrays, geo.throw_probs,
-            geo.perspectives, *table_args,
+            geo.packed, configs.count, moves.arrays, geo.throw_probs, geo.perspectives,
+            *table_args,
         )  # fmt: skip
-        commit_both(first, last, parallel)
+        commit(first, last, parallel)
 
     def backup(first: int, last: int, parallel: bool) -> None:
         evaluate = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
@@ -128,17 +126,6 @@ def main() -> int:
         backup(first, last, parallel)
         commit(first, last, parallel)
 
-    def commit_both(first: int, last: int, parallel: bool) -> None:
-        write = sweeps.commit_both_wave if parallel else sweeps.commit_both_wave_serial
-        write(first, last, base, values, new_values, lengths, new_lengths, places, moved)
-
-    def joint(first: int, last: int, parallel: bool) -> None:
-        evaluate = sweeps.evaluate_both_wave if parallel else sweeps.evaluate_both_wave_serial
-        evaluate(
-            first, last, policy, geo.throw_probs, values, lengths, base, new_values, new_lengths
-        )
-        commit_both(first, last, parallel)
-
     print(f"rulebook: {args.variant}, {args.pieces} pieces a side")
     print(f"values: {'mapped from a file' if args.mapped else 'in the process'}")
     print(f"layer: {layer}")
@@ -151,7 +138,6 @@ def main() -> int:
         ("evaluation sweep", evaluation),
         ("evaluation backup", backup),
         ("evaluation commit", commit),
-        ("values and lengths evaluation sweep", joint),
     ):
         wall, cpu = best_of(args.repeat, each_wave(step))
         print(f"{name} wall: {wall / size * 1e9:.0f} ns a state")

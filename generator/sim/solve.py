@@ -98,12 +98,12 @@ SOLVER_VERSION = 3
 """Bump when the solver could give different numbers for the same rules (beyond the
 tolerance: committed results are keyed by it)."""
 
-SWEEP_VERSION = 5
+SWEEP_VERSION = 4
 """Bump when the sweeps could store different bits for a layer (their order, their starting
 values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
 where it was interrupted."""
 
-ESTIMATE_VERSION = 4
+ESTIMATE_VERSION = 3
 """Bump when :func:`estimate` counts memory differently (what a layer allocates changed):
 sizes counted before are counted again (:func:`generator.sim.full_games.refresh_pending`)."""
 
@@ -196,9 +196,9 @@ def layer_working_bytes(size: int, waves: int, largest_wave: int, throws: int, k
     """Bytes :func:`_solve_layer` allocates for a layer: per state a choice per throw
     (4 bytes each) and its record (a byte each, :func:`solve_sweeps._record`), a sweep-order
     key, an id (4) and two flags (the endless search's, or at other times the magnitude of
-    the last change, :func:`solve_sweeps.hot_floor`); the largest wave's new values and
-    expected lengths; each wave's start."""
-    return size * (5 * throws + key + 4 + 2) + 16 * largest_wave + 8 * (waves + 1)
+    the last change, :func:`solve_sweeps.hot_floor`); the largest wave's new values; each
+    wave's start."""
+    return size * (5 * throws + key + 4 + 2) + 8 * largest_wave + 8 * (waves + 1)
 
 
 def estimate(rules: Rules) -> SolveEstimate:
@@ -738,7 +738,7 @@ def _solve_layer(
     order, places, wave_start, largest = sweep_order(geo, configs, index, layer)
     waves = wave_start.shape[0] - 1
     throws = int(geo.throw_values.shape[0])
-    new_values, new_lengths = np.empty(largest), np.empty(largest)
+    new_values = np.empty(largest)
     counters: dict[str, Any] = {}
     if resume is None:
         policy = np.empty(size * throws, dtype=np.uint32)
@@ -776,59 +776,36 @@ def _solve_layer(
         keep(LayerProgress(layer, phase, *own, policy, settled, figures))
         saved_at = time.perf_counter()
 
-    def over_waves(backup: Callable[[int, int, bool, float], None], array: FloatArray) -> float:
-        """A sweep: ``backup(first, last, parallel, largest change so far)`` fills the wave
-        buffers, which are then written to ``array`` (the values with their lengths, or the
-        lengths alone) before the next wave; returns the largest change."""
+    def bellman() -> float:
         worst = 0.0
         for w in range(waves):
             first, last = int(wave_start[w]), int(wave_start[w + 1])
             parallel = last - first >= sweeps.PARALLEL_WAVE
-            backup(first, last, parallel, worst)
-            if array is values:
-                commit = sweeps.commit_both_wave if parallel else sweeps.commit_both_wave_serial
-                change = commit(
-                    first, last, base, values, new_values, lengths, new_lengths, places, moved
-                )
-            else:
-                write = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
-                change = write(first, last, base, array, new_values, places, moved)
+            backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
+            commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
+            backup(
+                first, last, order, base, values, policy, settled, bellman_sweeps + 1,
+                np.inf if GENERATE_EVERY_MOVE else drift + worst, drift_at,
+                new_values, geo.packed, configs.count, moves.arrays, geo.throw_probs,
+                geo.perspectives, *table_args,
+            )  # fmt: skip
+            change = commit(first, last, base, values, new_values, places, moved)
             worst = max(worst, change)
         return worst
 
-    def bellman() -> float:
-        def backup(first: int, last: int, parallel: bool, worst: float) -> None:
-            sweep = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
-            sweep(
-                first, last, order, base, values, policy, settled, bellman_sweeps + 1,
-                np.inf if GENERATE_EVERY_MOVE else drift + worst, drift_at,
-                new_values, lengths, new_lengths, geo.packed, configs.count, moves.arrays,
-                geo.throw_probs, geo.perspectives, *table_args,
-            )  # fmt: skip
-
-        return over_waves(backup, values)
-
     moved = np.zeros(size, dtype=np.uint8)
 
-    def evaluate_values() -> float:
-        """An evaluation sweep of the values that also backs up the expected lengths (the
-        values get the bits a sweep of their own would give them)."""
-
-        def backup(first: int, last: int, parallel: bool, worst: float) -> None:
-            sweep = sweeps.evaluate_both_wave if parallel else sweeps.evaluate_both_wave_serial
-            sweep(
-                first, last, policy, geo.throw_probs, values, lengths, base, new_values,
-                new_lengths,
-            )  # fmt: skip
-
-        return over_waves(backup, values)
-
-    def evaluate_lengths() -> float:
-        def backup(first: int, last: int, parallel: bool, worst: float) -> None:
-            sweep = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
-            sweep(first, last, policy, geo.throw_probs, lengths, base, new_values, True)
-
-        return over_waves(backup, lengths)
+    def evaluate(array: FloatArray, of_lengths: bool) -> float:
+        worst = 0.0
+        for w in range(waves):
+            first, last = int(wave_start[w]), int(wave_start[w + 1])
+            parallel = last - first >= sweeps.PARALLEL_WAVE
+            backup = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
+            commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
+            backup(first, last, policy, geo.throw_probs, array, base, new_values, of_lengths)
+            change = commit(first, last, base, array, new_values, places, moved)
+            worst = max(worst, change)
+        return worst
 
     def sweep_hot(array: FloatArray, of_lengths: bool, step: float, target: float) -> float:
         """Sweep the hot states of the last full sweep until they move by less than
@@ -842,14 +819,11 @@ def _solve_layer(
         if count * HOT_SHARE > size:
             return 0.0
         summed = 0.0
-        parallel = largest >= sweeps.PARALLEL_WAVE
-        hot = sweeps.evaluate_hot_waves if parallel else sweeps.evaluate_hot_waves_serial
         for _ in range(MAX_SWEEPS):
-            change = hot(
-                moved, floor, wave_start, places, base, array, policy, geo.throw_probs,
-                of_lengths, new_values,
-            )  # fmt: skip
-            summed += float(change)
+            change = sweeps.evaluate_hot(
+                moved, floor, places, base, array, policy, geo.throw_probs, of_lengths
+            )
+            summed += change
             if change < max(step * HOT_TARGET, target):
                 return summed
         raise RuntimeError(f"{rules.variant}: layer {layer}'s hot states did not converge")
@@ -872,7 +846,7 @@ def _solve_layer(
         factor = EARLY_FACTOR if bellman_sweeps <= EARLY_ROUNDS else EVALUATION_FACTOR
         target = max(tolerance, change * factor)
         while True:
-            step = evaluate_values()
+            step = evaluate(values, False)
             drift += step
             evaluation_sweeps += 1
             if step < target:
@@ -892,8 +866,9 @@ def _solve_layer(
         values_cpu = float(counters["values_cpu"])
         endless = int(counters["endless"])
         length_sweeps = int(counters["length_sweeps"])
-    while (change := evaluate_lengths()) >= LENGTH_TOLERANCE:
-        sweep_hot(lengths, True, change, LENGTH_TOLERANCE)
+    while (change := evaluate(lengths, True)) >= LENGTH_TOLERANCE:
+        if length_sweeps > 1:  # the first sweep moves every state from 0
+            sweep_hot(lengths, True, change, LENGTH_TOLERANCE)
         length_sweeps += 1
         if length_sweeps > MAX_SWEEPS:
             raise RuntimeError(
@@ -908,7 +883,7 @@ def _solve_layer(
         )
     working = order.nbytes + places.nbytes + wave_start.nbytes + policy.nbytes
     # and mark_endless's two flags a state, or before and after it the changes' magnitudes
-    working += new_values.nbytes + new_lengths.nbytes + settled.nbytes + 2 * size
+    working += new_values.nbytes + settled.nbytes + 2 * size
     expected = layer_working_bytes(size, waves, largest, throws, order.itemsize)
     if working != expected:
         raise AssertionError(f"solver bug: layer {layer} uses {working} bytes, not {expected}")

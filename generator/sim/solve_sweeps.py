@@ -20,18 +20,12 @@ a wave, Gauss-Seidel between waves), so the result does not depend on the number
 their timing. Few successors lie in their own wave: a move that captures nothing raises the
 total progress, a capture mostly lowers it, and a pass leads to the swap, in the next wave.
 
-After a full evaluation sweep, the error left is concentrated on some positions (those
-where captures keep sending pieces back: from under 1 % to about half of a layer's positions
-move by more than a thousandth of the largest change): those are swept again on their own,
-wave by wave on every core like the full sweeps (:func:`hot_floor`,
-:func:`evaluate_hot_waves`), before the next full sweep. Where moving is compulsory (the fixed
-point is unique) this converges to the same values, in far fewer full sweeps (seven-piece
-Finkel's layer 5: 72 value sweeps with them, 244 without).
-
-The expected lengths are backed up in the same sweeps as the values, under the choices of
-the moment (:func:`_both`): by the time the values have converged, so nearly have the
-lengths, and few sweeps of their own remain (seven-piece Finkel's layer 5: 13 length sweeps
-after its values, against 51 when the lengths started from nothing).
+After a full evaluation sweep, the error left is concentrated on a few positions (in
+four-piece Finkel's largest layer, about 1 % of positions move by more than a thousandth of
+the largest change; they are those where captures keep sending pieces back): those are swept
+again on their own (:func:`hot_floor`, :func:`evaluate_hot`) before the next full sweep.
+This is Gauss-Seidel in another order, so where moving is compulsory (the fixed point is
+unique) it converges to the same values, in fewer full sweeps.
 
 A stored choice is ``WIN_CODE`` (the move bears off the last piece) or
 ``2 * (successor id - layer base) + keeps turn``: below the layer's size it is in this layer,
@@ -273,24 +267,6 @@ def _backup(
     return total
 
 
-@kernel(inline="always", _nrt=False)
-def _both(
-    k: int, policy: np.ndarray, probs: np.ndarray, values: np.ndarray, lengths: np.ndarray,
-    base: int,
-) -> tuple[float, float]:  # fmt: skip
-    """:func:`_backup` of the win probability and of the expected length at once: one pass
-    over the stored choices, the two reads of each successor issued together."""
-    throws = probs.shape[0]
-    value = 0.0
-    length = 1.0
-    for t in range(throws):
-        code = policy[k * throws + t]
-        value += probs[t] * _worth(code, values, base)
-        if code != WIN_CODE:
-            length += probs[t] * lengths[base + (code >> 1)]
-    return value, length
-
-
 MARGIN = 1e-9
 """Kept below a recorded lead (:func:`_bellman_wave`): far more than the rounding of the
 values' sums (1e-15)."""
@@ -309,7 +285,7 @@ def _stands(record: int, drift: float, drift_at: np.ndarray) -> bool:
     if record == ALWAYS:
         return drift < np.inf
     sweep = record >> SHIFT
-    return sweep > 0 and drift - drift_at[sweep] < math.ldexp(1.0, -((record & 15) + 1))
+    return sweep > 0 and drift - drift_at[sweep] < 2.0 ** -((record & 15) + 1)
 
 
 @kernel(_nrt=False)
@@ -321,8 +297,9 @@ def _record(lead: float, sweep: int) -> int:
     half = lead / 2 - MARGIN
     if sweep >= 15 or half < 2.0**-16:
         return 0
-    # half = m * 2**x with 1/2 <= m < 1, so 2**-(e + 1) <= half exactly when e >= -x
-    e = max(0, -math.frexp(half)[1])
+    e = 0
+    while 2.0 ** -(e + 1) > half:
+        e += 1
     return (sweep << SHIFT) | e
 
 
@@ -338,8 +315,6 @@ def _bellman_wave(
     drift: float,
     drift_at: np.ndarray,
     new_values: np.ndarray,
-    lengths: np.ndarray,
-    new_lengths: np.ndarray,
     packed: np.ndarray,
     count: int,
     table_arrays: MoveArrays,
@@ -352,10 +327,8 @@ def _bellman_wave(
     start: np.ndarray,
 ) -> None:
     """Bellman sweep ``sweep`` (from 1) over the wave ``order[first:last]``: new values into
-    ``new_values``, the best option of each throw into ``policy`` (row ``k`` of the order),
-    and the expected lengths under those choices into ``new_lengths`` (:func:`_both`: the
-    lengths converge alongside the values, not in sweeps of their own afterwards).
-    :func:`commit_both_wave` writes them and measures the values' change.
+    ``new_values``, the best option of each throw into ``policy`` (row ``k`` of the order).
+    :func:`commit_wave` writes the values and measures the change.
 
     ``drift`` bounds how far any value of the layer has moved since its solve began (the sum
     of each earlier sweep's largest change, and this sweep's so far); ``drift_at[r]`` is its
@@ -381,13 +354,9 @@ def _bellman_wave(
             j = key % count
             next_p = (1 - p) if perspectives == 2 else 0
             total = 0.0
-            length = 1.0
             for t in range(throws):
                 if _stands(settled[row + t], drift, drift_at):
-                    code = policy[row + t]
-                    total += probs[t] * _worth(code, values, base)
-                    if code != WIN_CODE:
-                        length += probs[t] * lengths[base + (code >> 1)]
+                    total += probs[t] * _worth(policy[row + t], values, base)
                     continue
                 found = table_successors(
                     K, packed, table_arrays, count, throws, i, j, p, t, movers, opponents, keeps
@@ -409,10 +378,7 @@ def _bellman_wave(
                 policy[row + t] = pick
                 settled[row + t] = _record(best - runner_up, sweep)
                 total += probs[t] * best
-                if pick != WIN_CODE:
-                    length += probs[t] * lengths[base + (pick >> 1)]
             new_values[k - first] = total
-            new_lengths[k - first] = length
 
 
 @kernel(inline="always", _nrt=False)
@@ -445,17 +411,6 @@ def _evaluate_wave(
             new_values[k - first] = _backup(k, policy, probs, values, base, lengths)
 
 
-@kernel(inline="always", _nrt=False)
-def _write(k: int, own: int, new: float, values: np.ndarray, moved: np.ndarray) -> float:
-    """Write a state's new value, record its change's magnitude in ``moved[k]`` and return
-    the change."""
-    old = values[own]
-    step = 0.0 if new == old else abs(new - old)  # an endless length stays infinite
-    values[own] = new
-    moved[k] = _magnitude(step)
-    return step
-
-
 def _commit_wave(
     first: int,
     last: int,
@@ -476,59 +431,13 @@ def _commit_wave(
         change = 0.0
         lo, hi = _chunk(first, last, c, chunks)
         for k in range(lo, hi):
-            change = max(change, _write(k, base + places[k], new_values[k - first], values, moved))
-        worst[c] = change
-    return float(worst.max())
-
-
-def _evaluate_both_wave(
-    first: int,
-    last: int,
-    policy: np.ndarray,
-    probs: np.ndarray,
-    values: np.ndarray,
-    lengths: np.ndarray,
-    base: int,
-    new_values: np.ndarray,
-    new_lengths: np.ndarray,
-) -> None:
-    """One backup of the wave's values and expected lengths under the stored choices
-    (:func:`_both`) into ``new_values`` and ``new_lengths``; :func:`commit_both_wave` writes
-    them. The values get the same bits as :func:`evaluate_wave` gives them."""
-    size = last - first
-    chunks = min(CHUNKS, size)
-    for c in prange(chunks):
-        lo, hi = _chunk(first, last, c, chunks)
-        for k in range(lo, hi):
-            new_values[k - first], new_lengths[k - first] = _both(
-                k, policy, probs, values, lengths, base
-            )
-
-
-def _commit_both_wave(
-    first: int,
-    last: int,
-    base: int,
-    values: np.ndarray,
-    new_values: np.ndarray,
-    lengths: np.ndarray,
-    new_lengths: np.ndarray,
-    places: np.ndarray,
-    moved: np.ndarray,
-) -> float:
-    """:func:`commit_wave` of the values, which also writes the wave's new expected lengths
-    (their change is not measured: the lengths' own sweeps, once the values have converged,
-    decide when they have)."""
-    size = last - first
-    chunks = min(CHUNKS, size)
-    worst = np.zeros(chunks)
-    for c in prange(chunks):
-        change = 0.0
-        lo, hi = _chunk(first, last, c, chunks)
-        for k in range(lo, hi):
             own = base + places[k]
-            lengths[own] = new_lengths[k - first]
-            change = max(change, _write(k, own, new_values[k - first], values, moved))
+            new = new_values[k - first]
+            old = values[own]
+            step = 0.0 if new == old else abs(new - old)  # an endless length stays infinite
+            values[own] = new
+            moved[k] = _magnitude(step)
+            change = max(change, step)
         worst[c] = change
     return float(worst.max())
 
@@ -548,45 +457,29 @@ def hot_floor(moved: np.ndarray, spread: int) -> tuple[int, int]:
     return floor, count
 
 
-def _evaluate_hot_waves(
+@njit(cache=True)
+def evaluate_hot(
     moved: np.ndarray,
     floor: int,
-    wave_start: np.ndarray,
     places: np.ndarray,
     base: int,
     values: np.ndarray,
     policy: np.ndarray,
     probs: np.ndarray,
     lengths: bool,
-    new_values: np.ndarray,
 ) -> float:
-    """One backup of the hot states (``moved`` at least ``floor``), wave by wave as the full
-    sweeps go (:func:`evaluate_wave`, then :func:`commit_wave`: within a wave every backup
-    reads the values the wave started with), on every core. Returns the largest change."""
+    """One backup of the hot states (``moved`` at least ``floor``), in the sweep order and in
+    place (Gauss-Seidel: each reads the values just written). Returns the largest change."""
     worst = 0.0
-    for w in range(wave_start.shape[0] - 1):
-        first, last = wave_start[w], wave_start[w + 1]
-        chunks = min(CHUNKS, last - first)
-        for c in prange(chunks):
-            lo, hi = _chunk(first, last, c, chunks)
-            for k in range(lo, hi):
-                if moved[k] >= floor:
-                    new_values[k - first] = _backup(k, policy, probs, values, base, lengths)
-        part = np.zeros(chunks)
-        for c in prange(chunks):
-            change = 0.0
-            lo, hi = _chunk(first, last, c, chunks)
-            for k in range(lo, hi):
-                if moved[k] < floor:
-                    continue
-                own = base + places[k]
-                new = new_values[k - first]
-                old = values[own]
-                if new != old:  # an endless length stays infinite
-                    change = max(change, abs(new - old))
-                    values[own] = new
-            part[c] = change
-        worst = max(worst, part.max())
+    for k in range(moved.shape[0]):
+        if moved[k] < floor:
+            continue
+        own = base + places[k]
+        if lengths and not np.isfinite(values[own]):
+            continue
+        total = _backup(k, policy, probs, values, base, lengths)
+        worst = max(worst, abs(total - values[own]))
+        values[own] = total
     return worst
 
 
@@ -610,21 +503,7 @@ def _named(function: Callable[..., Any], name: str) -> Callable[..., Any]:
 bellman_wave = njit(cache=True, parallel=True)(_named(_bellman_wave, "bellman_wave"))
 evaluate_wave = njit(cache=True, parallel=True)(_named(_evaluate_wave, "evaluate_wave"))
 commit_wave = njit(cache=True, parallel=True)(_named(_commit_wave, "commit_wave"))
-evaluate_both_wave = njit(cache=True, parallel=True)(
-    _named(_evaluate_both_wave, "evaluate_both_wave")
-)
-commit_both_wave = njit(cache=True, parallel=True)(_named(_commit_both_wave, "commit_both_wave"))
-evaluate_hot_waves = njit(cache=True, parallel=True)(
-    _named(_evaluate_hot_waves, "evaluate_hot_waves")
-)
 bellman_wave_serial = njit(cache=True)(_named(_bellman_wave, "bellman_wave_serial"))
-evaluate_hot_waves_serial = njit(cache=True)(
-    _named(_evaluate_hot_waves, "evaluate_hot_waves_serial")
-)
-evaluate_both_wave_serial = njit(cache=True)(
-    _named(_evaluate_both_wave, "evaluate_both_wave_serial")
-)
-commit_both_wave_serial = njit(cache=True)(_named(_commit_both_wave, "commit_both_wave_serial"))
 evaluate_wave_serial = njit(cache=True)(_named(_evaluate_wave, "evaluate_wave_serial"))
 commit_wave_serial = njit(cache=True)(_named(_commit_wave, "commit_wave_serial"))
 
@@ -634,8 +513,7 @@ def mark_endless(
     base: int, size: int, places: np.ndarray, policy: np.ndarray, throws: int, lengths: np.ndarray
 ) -> int:
     """Set ``lengths`` to infinity for the layer's states from which, under the stored
-    choices, the game can go on for ever, and return how many; the others keep the lengths
-    the sweeps have reached (:func:`_both`), which the lengths' own sweeps go on from.
+    choices, the game can go on for ever, and return how many; the others start at 0.
 
     A state ends surely when some throw's choice wins or leads to a state that ends surely
     (in this layer, or a finite one in the next); the states that cannot reach the end, and
@@ -687,4 +565,6 @@ def mark_endless(
         if endless[a]:
             lengths[base + a] = np.inf
             total += 1
+        else:
+            lengths[base + a] = 0.0
     return total
