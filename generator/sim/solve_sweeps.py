@@ -470,6 +470,9 @@ def evaluate_hot(
 ) -> float:
     """One backup of the hot states (``moved`` at least ``floor``), in the sweep order and in
     place (Gauss-Seidel: each reads the values just written). Returns the largest change."""
+    # One thread, in place. Swept wave by wave on both cores instead (Jacobi within a wave,
+    # as the full sweeps), seven-piece Finkel's layer 6 spent 45.6 s here, not 27.2 s: each
+    # wave wakes both threads twice, and Jacobi needs more sweeps (commit 201b4d3, reverted).
     worst = 0.0
     for k in range(moved.shape[0]):
         if moved[k] < floor:
