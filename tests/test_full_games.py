@@ -61,7 +61,9 @@ def test_committed_records_are_current_and_complete(
         assert all(record.provenance[key] for key in PROVENANCE), record.provenance
         assert record.provenance["command"].startswith("ur-variants full-games ")
         if record.same_game_as is not None:
-            assert committed["solved"][record.same_game_as]["key"] == record.key
+            source = FullGame.from_dict(committed["solved"][record.same_game_as])
+            assert source.key == record.key and source.same_game_as is None
+            assert record == full_games.copied(source, vid), f"{vid} lags {source.variant}"
     assert not full_game_problems(status(games, committed))
 
 
@@ -143,6 +145,12 @@ def test_the_command_adds_a_rulebook_and_keeps_the_others(
     assert second["command"] == "ur-variants full-games fixture-child"
     assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
     assert "already solved" in capsys.readouterr().err
+    if child["key"] == solved["key"]:  # a copy takes its source's figures when saved again
+        second["solved"]["fixture-child"]["cpu_seconds"] = -1.0
+        full_games.write_results(output, second)
+        assert main(["--root", str(root), "full-games"]) == 0
+        again = full_games.read_results(output)
+        assert again is not None and again["solved"]["fixture-child"] == child
     del second["solved"]["fixture-child"]
     full_games.write_results(output, second)
     assert main(["--root", str(root), "full-games"]) == 0  # the pending list brought up to date

@@ -251,7 +251,8 @@ def refresh_pending(
 ) -> None:
     """List every rulebook of ``games`` without a current record as pending, with its size
     (counted once per game: a record already counted for the same rules by the current memory
-    estimate is kept), and drop the records of rulebooks no longer in ``games``."""
+    estimate is kept), drop the records of rulebooks no longer in ``games``, and give each
+    copy its source's figures (:func:`follow_sources`)."""
     now = status(games, results)
     kept = (Pending.from_dict(p) for p in results["pending"].values())
     counted: dict[str, Pending] = {p.key: p for p in kept if p.current}
@@ -265,8 +266,22 @@ def refresh_pending(
         size = counted[key]
         pending[vid] = {**size.as_dict(), "variant": vid, "fits": size.memory_bytes <= limit}
     results["pending"] = pending
-    results["solved"] = {vid: r for vid, r in results["solved"].items() if vid in games}
+    results["solved"] = follow_sources(
+        {vid: r for vid, r in results["solved"].items() if vid in games}
+    )
     results["memory_limit"] = limit
+
+
+def follow_sources(solved: dict[str, Any]) -> dict[str, Any]:
+    """``solved`` with each copy (``same_game_as``) made again from its source's record, where
+    the source still plays the same game: a game solved again (``--again``) gives every
+    rulebook that plays it the new figures, not only its own."""
+    followed = dict(solved)
+    for vid, data in solved.items():
+        source = solved.get(data.get("same_game_as") or "")
+        if source is not None and source["key"] == data["key"] and not source["same_game_as"]:
+            followed[vid] = copied(FullGame.from_dict(source), vid).as_dict()
+    return followed
 
 
 def with_saved(results: dict[str, Any], saved: dict[str, Any] | None) -> dict[str, Any]:
