@@ -5,6 +5,7 @@ adding one rulebook without redoing the others, a stale record shown as not yet 
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import os
@@ -118,6 +119,20 @@ def test_published_full_games_agree(committed: dict[str, Any]) -> None:
             )
 
 
+def test_a_copy_follows_its_source_solved_again(committed: dict[str, Any]) -> None:
+    """A rulebook's copy of another's record takes the source's new figures (a game solved
+    again with ``--again``); a copy whose source now plays another game is left alone."""
+    source = next(
+        FullGame.from_dict(r) for r in committed["solved"].values() if not r["same_game_as"]
+    )
+    stale = dataclasses.replace(full_games.copied(source, "copy"), solve_seconds=-1.0)
+    other = dataclasses.replace(stale, variant="other", key="another game")
+    solved = {r.variant: r.as_dict() for r in (source, stale, other)}
+    followed = full_games.follow_sources(solved)
+    assert followed["copy"] == full_games.copied(source, "copy").as_dict()
+    assert followed["other"] == other.as_dict() and followed[source.variant] == source.as_dict()
+
+
 def _project(tmp_path: Path) -> Path:
     shutil.copytree(FIXTURE, tmp_path / "variants")
     return tmp_path
@@ -145,12 +160,6 @@ def test_the_command_adds_a_rulebook_and_keeps_the_others(
     assert second["command"] == "ur-variants full-games fixture-child"
     assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
     assert "already solved" in capsys.readouterr().err
-    if child["key"] == solved["key"]:  # a copy takes its source's figures when saved again
-        second["solved"]["fixture-child"]["cpu_seconds"] = -1.0
-        full_games.write_results(output, second)
-        assert main(["--root", str(root), "full-games"]) == 0
-        again = full_games.read_results(output)
-        assert again is not None and again["solved"]["fixture-child"] == child
     del second["solved"]["fixture-child"]
     full_games.write_results(output, second)
     assert main(["--root", str(root), "full-games"]) == 0  # the pending list brought up to date
