@@ -5,7 +5,7 @@ Value iteration over every position (generator/sim/solve.py); solutions are cach
 checkpointed there: a solve that was killed resumes from its last finished layer. --pieces
 plays the variant with another number of pieces a side (e.g. Finkel's rules with 1 to 4),
 --set QUESTION=VALUE with one ruling changed (as simulate does). The full seven-piece game
-of Finkel's rules needs about 1.89 GiB by the solver's own estimate (within the default
+of Finkel's rules needs about 1.71 GiB by the solver's own estimate (within the default
 limit). The states and memory a solve needs are counted before it starts, and a solve over
 the limit is refused.
 """

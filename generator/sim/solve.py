@@ -36,9 +36,10 @@ piece each on its last square, the side to move wins 4/7, and one step further b
 (jheled, ``doc/solve.rst``). The full seven-piece game (137,870,097 states), solved by hand
 with the previous version of this solver (stored moves: 10.2 GiB of arrays, 48 minutes of one
 core), gave the first player 51.5404732509 %, the published value
-(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.89 GiB
-for it, and ``UR_SOLVE_SEVEN=1`` runs the test that checks it. RoyalUr.net's five-piece Blitz
-gave 50.4052555093 %, also the published value (41,243,781 states).
+(JeroenOlieslagers/game_of_ur, RoyalUr.net) to every digit; this version estimates 1.71 GiB
+for it (the process included), and ``UR_SOLVE_SEVEN=1`` runs the test that checks it.
+RoyalUr.net's five-piece Blitz gave 50.4052555093 %, also the published value (41,243,781
+states).
 
 Expected lengths depend on the policy, not only on the values: among moves of equal value the
 solver takes the first in the engine's order. A perfect seven-piece game lasted 209.869874
@@ -103,9 +104,15 @@ SWEEP_VERSION = 4
 values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
 where it was interrupted."""
 
-ESTIMATE_VERSION = 3
+ESTIMATE_VERSION = 4
 """Bump when :func:`estimate` counts memory differently (what a layer allocates changed):
 sizes counted before are counted again (:func:`generator.sim.full_games.refresh_pending`)."""
+
+PROCESS_BYTES = 256 * 2**20
+"""The solving process before its arrays: the interpreter, numpy, numba and the compiled
+kernels (158 MB resident after :func:`warm_up` in a fresh process, measured with seven-piece
+Finkel's and Masters' rules; ``ur-variants full-games`` also loads the catalogue), rounded up.
+Counted in :func:`estimate`, so the estimate bounds the process's measured peak."""
 
 DEFAULT_MAX_MEMORY = 4 * 2**30
 """Refuse solves whose estimated working memory exceeds this (bytes)."""
@@ -178,7 +185,7 @@ class SolveEstimate:
 
 MAX_COUNTED_CONFIGURATIONS = 400_000
 """Count states exactly when a side has at most this many configuration codes (seven-piece
-Masters has 346,104 and is counted in about 25 s: 500,929,993 states, 7.1 GiB checkpointed)."""
+Masters has 346,104 and is counted in about 25 s: 500,929,993 states, 5.6 GiB checkpointed)."""
 
 FLOAT_BYTES = 8
 """Values and lengths are float64: the tolerance (1e-13) and the ten published decimals of a
@@ -204,10 +211,11 @@ def layer_working_bytes(size: int, waves: int, largest_wave: int, throws: int, k
 def estimate(rules: Rules) -> SolveEstimate:
     """The solve's states and peak memory, without solving.
 
-    Memory, as :func:`_solve` allocates it: the index's tables
-    (:mod:`generator.sim.solve_index`); a value and an expected length (float64) for each
-    state of the two layers in use (a checkpointed solve keeps the finished layers on disk);
-    and the layer's working arrays (:func:`layer_working_bytes`). States and waves are counted
+    Memory, as :func:`_solve` allocates it: the process itself (:data:`PROCESS_BYTES`); the
+    index's tables (:mod:`generator.sim.solve_index`); a value (float64) for each state of the
+    two layers in use, or in the lengths phase an expected length (a checkpointed solve keeps
+    the finished layers, and the array the phase does not use, on disk); and the layer's
+    working arrays (:func:`layer_working_bytes`). States and waves are counted
     exactly when the configurations are few enough (every game solvable here, in seconds);
     otherwise they are guessed.
     """
@@ -224,7 +232,7 @@ def estimate(rules: Rules) -> SolveEstimate:
         for layer, size in enumerate(sizes.tolist()):
             _, waves, largest = _count_waves(geo, index, layer)
             working = layer_working_bytes(size, waves, largest, throws, key)
-            pair = 2 * FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
+            pair = FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
             on_disk = max(on_disk, fixed + pair + working)
             in_memory = max(in_memory, fixed + 2 * FLOAT_BYTES * index.states + working)
         return SolveEstimate(
@@ -232,8 +240,8 @@ def estimate(rules: Rules) -> SolveEstimate:
             geo.perspectives,
             index.states,
             int(sizes.max()),
-            on_disk,
-            in_memory,
+            PROCESS_BYTES + on_disk,
+            PROCESS_BYTES + in_memory,
             True,
         )
     configs = _configuration_count(rules, geo) if configs <= 5_000_000 else configs
@@ -245,8 +253,8 @@ def estimate(rules: Rules) -> SolveEstimate:
         geo.perspectives,
         states,
         largest,
-        2 * 2 * FLOAT_BYTES * largest + working,
-        2 * FLOAT_BYTES * states + working,
+        PROCESS_BYTES + 2 * FLOAT_BYTES * largest + working,
+        PROCESS_BYTES + 2 * FLOAT_BYTES * states + working,
         False,
     )
 
@@ -616,7 +624,7 @@ def _solve(
     totals = _Totals()
     sizes = index.layer_sizes
     fixed = _table_bytes(index, configs, geo)
-    peak = fixed + (values.nbytes + lengths.nbytes if store is None else 0)
+    peak = PROCESS_BYTES + fixed + (values.nbytes + lengths.nbytes if store is None else 0)
     moves: MoveTable | None = None
     for layer in reversed(range(len(sizes))):
         if sizes[layer] == 0:
@@ -634,11 +642,12 @@ def _solve(
             rules, geo, configs, index, moves, layer, values, lengths, tolerance,
             resume=resume, keep=store.keep_progress if store else None,
         )  # fmt: skip
+        resume = None  # its choices are the layer's: their memory goes before the checksums
         if store is None:
             resident = values.nbytes + lengths.nbytes
-        else:  # the finished layers are on disk: only this one and the next are in use
-            resident = 2 * FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
-        peak = max(peak, fixed + resident + int(record["working_bytes"]))
+        else:  # the finished layers are on disk: one array of this layer and the next in use
+            resident = FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
+        peak = max(peak, PROCESS_BYTES + fixed + resident + int(record["working_bytes"]))
         record["memory_bytes"] = peak
         totals.add(record)
         if store is not None:
@@ -740,15 +749,21 @@ def _solve_layer(
     throws = int(geo.throw_values.shape[0])
     new_values = np.empty(largest)
     counters: dict[str, Any] = {}
+    own = slice(base, base + size)
+    # The values phase reads values only, the lengths phase lengths only: each phase lets the
+    # other array's pages of this layer and the next leave memory (a file-backed array keeps
+    # them on disk), so only one float a state of the two layers is in memory at a time.
+    release_pages(lengths, base, base + following)
     if resume is None:
         policy = np.empty(size * throws, dtype=np.uint32)
         settled = np.zeros(size * throws, dtype=np.uint8)
-        values[base : base + size] = 0.5
-        lengths[base : base + size] = 0.0
+        values[own] = 0.5
     else:
         policy, settled, counters = resume.policy, resume.settled, resume.counters
-        values[base : base + size] = resume.values
-        lengths[base : base + size] = resume.lengths
+        values[own] = resume.values
+        if resume.phase == "lengths":
+            lengths[own] = resume.lengths
+            release_pages(values, base, base + following)
         resume.values = resume.lengths = np.empty(0)  # copied: their memory goes
         began -= counters["seconds"]
         began_cpu -= counters["cpu_seconds"]
@@ -771,9 +786,9 @@ def _solve_layer(
             "cpu_seconds": _cpu_time() - began_cpu,
             **more,
         }
-        segment = slice(base, base + size)
-        own = values[segment], lengths[segment]
-        keep(LayerProgress(layer, phase, *own, policy, settled, figures))
+        keep(LayerProgress(layer, phase, values[own], lengths[own], policy, settled, figures))
+        idle = lengths if phase == "values" else values
+        release_pages(idle, base, base + size)  # read to be saved, not used by this phase
         saved_at = time.perf_counter()
 
     def bellman() -> float:
@@ -859,6 +874,7 @@ def _solve_layer(
     if resume is None or resume.phase == "values":
         values_cpu = _cpu_time() - began_cpu
         del moved  # the endless search's two flags take its place
+        release_pages(values, base, base + following)
         endless = sweeps.mark_endless(base, size, places, policy, throws, lengths)
         moved = np.zeros(size, dtype=np.uint8)
         length_sweeps = 1
@@ -979,7 +995,11 @@ class Checkpoints:
             entry = layers.get(str(layer))
             if entry is None:
                 break
-            if entry.get("sha256") != _layer_checksum(index, layer, values, lengths):
+            checksum = _layer_checksum(index, layer, values, lengths)
+            first, last = int(index.layer_base[layer]), int(index.layer_base[layer + 1])
+            for array in (values, lengths):  # read once to check: not kept in memory
+                release_pages(array, first, last)
+            if entry.get("sha256") != checksum:
                 self._report(self.folder, f"layer {layer} does not match its checksum")
                 break
             good[layer] = entry
