@@ -257,11 +257,20 @@ def test_the_header_row_and_question_column_stay_in_view_on_a_desktop(
         "() => document.querySelector('#comparison tbody th').getBoundingClientRect().left"
     )
     scrolled = page.evaluate("() => window.scrollX")
-    if scrolled > 0:
-        assert 0 <= left <= 2, f"the question column moved off screen (left {left})"
-        shot = screenshot_folder / "compare-scrolled-sideways-desktop.png"
-        page.screenshot(path=shot)
-        record_screenshot(request.config, shot)
+    assert scrolled > 0, "every rulebook is wider than a desktop screen: the page scrolls"
+    assert 0 <= left <= 2, f"the question column moved off screen (left {left})"
+    # ...and the baseline's answers stay beside the questions, the others sliding under them.
+    question, baseline, other = page.evaluate(
+        """() => ['tbody th.question', 'tbody td[data-variant]:nth-child(3)',
+                  'tbody td[data-variant]:nth-child(4)'].map((s) => {
+             const box = document.querySelector('#comparison ' + s).getBoundingClientRect();
+             return [box.left, box.right]; })"""
+    )
+    assert abs(baseline[0] - question[1]) <= 2, f"the baseline column left {question}: {baseline}"
+    assert other[0] < baseline[1], "the next rulebook's column should pass under the baseline's"
+    shot = screenshot_folder / "compare-scrolled-sideways-desktop.png"
+    page.screenshot(path=shot)
+    record_screenshot(request.config, shot)
     # Two rulebooks fit the screen: nothing to scroll sideways.
     open_compare(page, site, "?with=finkel-great-book,finkel-spanish&base=finkel-great-book")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDE["width"]

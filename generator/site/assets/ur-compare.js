@@ -152,6 +152,19 @@
     });
     form.hidden = false;
     apply(form, table, data, state);
+    keepQuestionWidth(table);
+  }
+
+  /* The baseline's column sticks beside the question's (ur.css): it needs that column's
+     width, which the chosen rulebooks and the screen decide. */
+  function keepQuestionWidth(table) {
+    var question = table.querySelector("thead th.question");
+    if (!question) { return; }
+    var measure = function () {
+      table.style.setProperty("--question-width", question.getBoundingClientRect().width + "px");
+    };
+    measure();
+    if (typeof ResizeObserver !== "undefined") { new ResizeObserver(measure).observe(question); }
   }
 
   if (typeof window.document$ !== "undefined" && window.document$.subscribe) {
