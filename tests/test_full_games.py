@@ -295,6 +295,12 @@ def test_the_statistics_pages_say_what_the_full_games_show(
     ]
     assert method.count("not measured (read from an earlier solve)") == len(unmeasured)
     assert "Peak memory (measured)" in method
+    # An estimate that left the process out says so; one that counts it does not.
+    computed = [r for r in found.solved.values() if r.same_game_as is None]
+    older = [r for r in computed if r.estimate_version < ESTIMATE_VERSION]
+    assert method.count("(arrays only)") == len(older)
+    current = dataclasses.replace(older[0], estimate_version=ESTIMATE_VERSION)
+    assert current.estimate_counts_process and not older[0].estimate_counts_process
     for vid, record in found.solved.items():
         assert figures.per_variant[vid]["full_game"]["game"].record.first_player == (
             record.first_player

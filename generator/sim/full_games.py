@@ -35,7 +35,15 @@ from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import Catalog
 from generator.sim import results_files
 from generator.sim.published import PERFECT_FIRST_PLAYER
-from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, estimate, game_key, solve
+from generator.sim.solve import (
+    ESTIMATE_VERSION,
+    PROCESS_BYTES,
+    PROCESS_COUNTED_SINCE,
+    SOLVER_VERSION,
+    estimate,
+    game_key,
+    solve,
+)
 
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "full-games.json"
@@ -98,6 +106,14 @@ class FullGame:
     """Command, commit, date, machine (:func:`generator.sim.results_files.provenance`)."""
     same_game_as: str | None = None
     """The rulebook whose solve this record copies (the same rules, so the same game)."""
+    estimate_version: int = 1
+    """The :data:`generator.sim.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
+    written before it was recorded count as 1; before 4 the estimate left out the process)."""
+
+    @property
+    def estimate_counts_process(self) -> bool:
+        """``memory_bytes`` allows for the solving process itself, not only its arrays."""
+        return self.estimate_version >= PROCESS_COUNTED_SINCE
 
     @property
     def published(self) -> dict[str, Any] | None:
@@ -188,6 +204,7 @@ def solve_full_game(
         solve_seconds=round(solution.seconds, 1),
         solver_version=SOLVER_VERSION,
         engine_version=ENGINE_VERSION,
+        estimate_version=ESTIMATE_VERSION,
         provenance={
             **provenance(solution.seconds),
             "origin": origin,
@@ -344,6 +361,7 @@ def groups(records: Iterable[FullGame]) -> list[list[FullGame]]:
 
 __all__ = [
     "MEMORY_LIMIT",
+    "PROCESS_BYTES",
     "RESULTS_FILE",
     "FullGame",
     "Pending",

@@ -13,7 +13,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.sim.full_games import FullGame, Pending, Status, groups
+from generator.sim.full_games import PROCESS_BYTES, FullGame, Pending, Status, groups
 from generator.site.render import figure
 
 
@@ -86,6 +86,8 @@ class FullGamesView:
     sizes: dict[str, Pending] = field(default_factory=dict)
     """Each pending rulebook's size, where counted."""
     memory_limit: int = 0
+    process_bytes: int = PROCESS_BYTES
+    """What the solver's current estimate allows for the solving process itself."""
     by_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each simulated rulebook's line: ``solved`` (a record), ``stale`` (a record) or
     ``pending`` (its size, when counted)."""
