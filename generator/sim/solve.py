@@ -230,7 +230,7 @@ def estimate(rules: Rules) -> SolveEstimate:
         index = build_index(geo, listed)
         key = np.dtype(order_dtype(geo.perspectives, listed.count)).itemsize
         sizes = index.layer_sizes
-        fixed = _table_bytes(index, listed, geo)
+        fixed = PROCESS_BYTES + _table_bytes(index, listed, geo)
         on_disk = in_memory = fixed
         for layer, size in enumerate(sizes.tolist()):
             _, waves, largest = _count_waves(geo, index, layer)
@@ -243,8 +243,8 @@ def estimate(rules: Rules) -> SolveEstimate:
             geo.perspectives,
             index.states,
             int(sizes.max()),
-            PROCESS_BYTES + on_disk,
-            PROCESS_BYTES + in_memory,
+            on_disk,
+            in_memory,
             True,
         )
     configs = _configuration_count(rules, geo) if configs <= 5_000_000 else configs
@@ -626,8 +626,8 @@ def _solve(
         values, lengths, finished = np.full(states, 0.5), np.zeros(states), {}
     totals = _Totals()
     sizes = index.layer_sizes
-    fixed = _table_bytes(index, configs, geo)
-    peak = PROCESS_BYTES + fixed + (values.nbytes + lengths.nbytes if store is None else 0)
+    fixed = PROCESS_BYTES + _table_bytes(index, configs, geo)
+    peak = fixed + (values.nbytes + lengths.nbytes if store is None else 0)
     moves: MoveTable | None = None
     for layer in reversed(range(len(sizes))):
         if sizes[layer] == 0:
@@ -650,7 +650,7 @@ def _solve(
             resident = values.nbytes + lengths.nbytes
         else:  # the finished layers are on disk: one array of this layer and the next in use
             resident = FLOAT_BYTES * int(sizes[layer : layer + 2].sum())
-        peak = max(peak, PROCESS_BYTES + fixed + resident + int(record["working_bytes"]))
+        peak = max(peak, fixed + resident + int(record["working_bytes"]))
         record["memory_bytes"] = peak
         totals.add(record)
         if store is not None:
@@ -794,36 +794,39 @@ def _solve_layer(
         release_pages(idle, base, base + size)  # read to be saved, not used by this phase
         saved_at = time.perf_counter()
 
-    def bellman() -> float:
+    def over_waves(array: FloatArray, backup: Callable[[int, int, bool, float], None]) -> float:
+        """A sweep: for each wave, ``backup(first, last, parallel, largest change so far)``
+        fills ``new_values``, which are written to ``array`` before the next wave; returns the
+        largest change."""
         worst = 0.0
         for w in range(waves):
             first, last = int(wave_start[w]), int(wave_start[w + 1])
             parallel = last - first >= sweeps.PARALLEL_WAVE
-            backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
+            backup(first, last, parallel, worst)
             commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
-            backup(
+            worst = max(worst, commit(first, last, base, array, new_values, places, moved))
+        return worst
+
+    def bellman() -> float:
+        def backup(first: int, last: int, parallel: bool, worst: float) -> None:
+            sweep = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
+            sweep(
                 first, last, order, base, values, policy, settled, bellman_sweeps + 1,
                 np.inf if GENERATE_EVERY_MOVE else drift + worst, drift_at,
                 new_values, geo.packed, configs.count, moves.arrays, geo.throw_probs,
                 geo.perspectives, *table_args,
             )  # fmt: skip
-            change = commit(first, last, base, values, new_values, places, moved)
-            worst = max(worst, change)
-        return worst
+
+        return over_waves(values, backup)
 
     moved = np.zeros(size, dtype=np.uint8)
 
     def evaluate(array: FloatArray, of_lengths: bool) -> float:
-        worst = 0.0
-        for w in range(waves):
-            first, last = int(wave_start[w]), int(wave_start[w + 1])
-            parallel = last - first >= sweeps.PARALLEL_WAVE
-            backup = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
-            commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
-            backup(first, last, policy, geo.throw_probs, array, base, new_values, of_lengths)
-            change = commit(first, last, base, array, new_values, places, moved)
-            worst = max(worst, change)
-        return worst
+        def backup(first: int, last: int, parallel: bool, worst: float) -> None:
+            sweep = sweeps.evaluate_wave if parallel else sweeps.evaluate_wave_serial
+            sweep(first, last, policy, geo.throw_probs, array, base, new_values, of_lengths)
+
+        return over_waves(array, backup)
 
     def sweep_hot(array: FloatArray, of_lengths: bool, step: float, target: float) -> float:
         """Sweep the hot states of the last full sweep until they move by less than
