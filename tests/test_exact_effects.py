@@ -47,6 +47,29 @@ def test_an_effect_is_zero_below_the_tolerance() -> None:
     assert EffectRecord.from_dict(moved.as_dict()) == moved
 
 
+def test_counts_say_which_changes_move_the_first_players_chance() -> None:
+    """The statistics page's conclusion counts the changes whose exact effect on the first
+    player's chance is not zero, in perfect and in random play, apart."""
+    from generator.measure.exact_effects import ExactEffects
+
+    def changed(name: str, perfect: float, random: float) -> EffectRecord:
+        after = ExactFigures(3, 10, perfect, 50.0, random, 40.0, 0.8, 0.7, 0.1)
+        return EffectRecord("v", name, "x", 3, "a", "b", figures(0.5), after)
+
+    found = ExactEffects(
+        by_change={
+            ("v", "both", "x"): changed("both", 0.51, 0.49),
+            ("v", "perfect", "x"): changed("perfect", 0.52, 0.5),
+            ("v", "none", "x"): changed("none", 0.5, 0.5),
+            ("v", "unknown", "x"): record(None, None),
+        }
+    )
+    counts = found.counts()
+    assert (counts["first_perfect"], counts["first_random"]) == (2, 1)
+    assert (counts["evaluated"], counts["moving"], counts["zero"]) == (3, 2, 1)
+    assert [r.question for r in found.largest("perfect_first")] == ["perfect", "both"]
+
+
 def test_a_change_of_piece_count_is_not_shown_at_fewer_pieces(catalog: Catalog) -> None:
     planned = plan(catalog)
     by_question = {p.change.question for p in planned if p.reason is not None}

@@ -52,13 +52,14 @@ class ExactEffects:
 
     def largest(self, figure: str, count: int = 10) -> list[EffectRecord]:
         """The records with the largest exact effect on ``figure``, largest first."""
-        moving = [r for r in self.records if r.effect(figure) is not None]
-        moving = [r for r in moving if not r.is_zero(figure)]
+        moving = [r for r in self.records if r.effect(figure) is not None and not r.is_zero(figure)]
         return sorted(moving, key=lambda r: (-abs(r.effect(figure) or 0.0), r.variant))[:count]
 
     def counts(self) -> dict[str, int]:
-        """How many changes were evaluated, move some exact figure, are exactly zero, and show
-        only in the full game (a change of the number of pieces)."""
+        """How many changes were evaluated, move some exact figure, are exactly zero, show
+        only in the full game (a change of the number of pieces), and move the first
+        player's chance under perfect play (``first_perfect``) and under random play
+        (``first_random``)."""
         evaluated = [r for r in self.records if r.changes_the_game is not None]
         moving = sum(bool(r.changes_the_game) for r in evaluated)
         return {
@@ -67,7 +68,13 @@ class ExactEffects:
             "moving": moving,
             "zero": len(evaluated) - moving,
             "full_game_only": sum(r.reason is not None for r in self.records),
+            "first_perfect": self.moving_count("perfect_first"),
+            "first_random": self.moving_count("random_first"),
         }
+
+    def moving_count(self, figure: str) -> int:
+        """How many changes move the exact ``figure`` (an effect that is not zero)."""
+        return sum(r.effect(figure) is not None and not r.is_zero(figure) for r in self.records)
 
     def pieces_by_route(self) -> dict[int, list[str]]:
         """Rulebook ids by the most pieces a side evaluated exactly."""
