@@ -9,7 +9,7 @@ from generator.model.references import Reference, malformed, pieces
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.edition_pages import value_in_words
-from generator.site.render import figure, figure_range, title_text
+from generator.site.render import figure, figure_range, lower_first, title_text
 from generator.site.statistics_page import binary_size, same_value_series
 from generator.site.variant_pages import NO_STEP, how_to_play, rule_sections
 
@@ -155,3 +155,20 @@ def test_how_to_play_leaves_out_a_question_that_does_not_arise() -> None:
     sections = [s.anchor for s in rule_sections(ctx, "royalur-finkel")]
     assert ruling.id in sections and ruling.id not in anchors
     assert set(anchors) <= set(sections)
+
+
+@pytest.mark.parametrize(
+    ("text", "continued"),
+    [
+        ("Four binary lots", "four binary lots"),
+        ("Bell's 14-square route", "Bell's 14-square route"),
+        ("Masters’ 16-square route", "Masters’ 16-square route"),
+        ("Murray's 27-square route", "Murray's 27-square route"),
+        ("RoyalUr board", "RoyalUr board"),
+        ("Landing on a rosette", "landing on a rosette"),
+    ],
+)
+def test_a_sentence_continued_keeps_a_name_capitalised(text: str, continued: str) -> None:
+    """Answers quoted mid-sentence ("there: ...", "say “...”") lose their capital, except a
+    name's: "there: bell's 14-square route" read as a misprint on every rulebook page."""
+    assert lower_first(text) == continued

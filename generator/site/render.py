@@ -184,7 +184,22 @@ def figure_range(form: str, low: float, high: float) -> str:
 
 
 def lower_first(text: str) -> str:
-    """A sentence's first letter in lower case, to continue another sentence."""
+    """A sentence's first letter in lower case, to continue another sentence, unless its first
+    word is a name: a possessive (Bell's, Masters') or a word with capitals inside (RoyalUr).
+
+    >>> lower_first("Four binary lots")
+    'four binary lots'
+    >>> lower_first("Bell's 14-square route")
+    "Bell's 14-square route"
+    >>> lower_first("Masters’ 16-square route")
+    'Masters’ 16-square route'
+    >>> lower_first("RoyalUr's board")
+    "RoyalUr's board"
+    """
+    word = text.split(" ", 1)[0]
+    possessive = word.endswith(("'s", "’s", "s'", "s’"))
+    if possessive or any(letter.isupper() for letter in word[1:]):
+        return text
     return text[:1].lower() + text[1:]
 
 
