@@ -397,6 +397,14 @@ def summary_with_stray_brackets(ws: Workspace) -> tuple[str, int]:
     return "fx.yml", ws.line_of("fx.yml", "summary:")
 
 
+def note_says_how_the_site_was_made(ws: Workspace) -> tuple[str, int]:
+    """A note speaks of the source, not of what could be read of it; "could be read as" (an
+    interpretation, as in the fixture's other notes) stays allowed."""
+    note = "note: The rule could be read as optional; the page could not be read in full."
+    ws.replace("fx.yml", "note: A fixture for the validation tests.", note)
+    return "fx.yml", ws.line_of("fx.yml", note)
+
+
 def missing_required_question(ws: Workspace) -> tuple[str, int]:
     ws.replace_ruling("fx.yml", "must-move", "")
     return "fx.yml", ws.line_of("fx.yml", "rulings:")
@@ -436,6 +444,10 @@ CASES: dict[str, tuple[Breaker, tuple[str, ...]]] = {
     "summary with stray brackets": (
         summary_with_stray_brackets,
         ("stray '[['", "[[ruling-id|words]]"),
+    ),
+    "note says how the site was made": (
+        note_says_how_the_site_was_made,
+        ("'could not be read'", "what the source is"),
     ),
     "missing required question": (missing_required_question, ("does not answer", "must-move")),
     "claim without reading": (claim_without_reading, ("fx-claim-most", "reading")),

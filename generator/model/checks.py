@@ -6,6 +6,7 @@ these checks need more than one value at once: references, geometry, provenance,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -207,10 +208,44 @@ def check_prose_links(catalog: Catalog, variant: Variant, doc: Document) -> Iter
                 )
 
 
+WORKSHOP_WORDS = re.compile(
+    r"\bcould (?:not |only )?be (?:read|retrieved|fetched|seen|checked|accessed)\b(?! as)"
+    r"|\b(?:was|were) (?:not )?(?:readable|seen|retrieved|fetched)\b"
+    r"|\bnot seen\b|\bunchecked\b|\bas stored\b|\bcould not be retrieved\b",
+    re.IGNORECASE,
+)
+"""Words about how the site was made (what could be read, fetched or checked), not about the
+source: a reader cites the source, so the text says what the source is instead ("a digest
+reports", "the parts quoted here"). "Could be read as" (an interpretation) is fine."""
+
+
+def check_workshop_words(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """Summaries, notes and locators speak of the sources, not of how the site was made."""
+    texts: list[tuple[tuple[str | int, ...], str | None]] = [(("summary",), variant.summary)]
+    for path, ruling in _ruling_paths(variant):
+        texts.append(((*path, "note"), ruling.note))
+        texts += [
+            ((*path, "sources", j, "locator"), c.locator) for j, c in enumerate(ruling.sources)
+        ]
+    for i, claim in enumerate(variant.claims):
+        texts.append((("claims", i, "note"), claim.note))
+        texts += [
+            (("claims", i, "sources", j, "locator"), c.locator) for j, c in enumerate(claim.sources)
+        ]
+    for path, text in texts:
+        for found in WORKSHOP_WORDS.finditer(text or ""):
+            yield doc.problem(
+                path,
+                f"{found.group(0)!r} says how this site was made, not what the source is; say"
+                ' what the source is instead ("a digest reports", "in the parts quoted here")',
+            )
+
+
 VARIANT_CHECKS: tuple[VariantCheck, ...] = (
     check_ruling_references,
     check_provenance,
     check_prose_links,
+    check_workshop_words,
     check_values,
     check_derivation,
 )
