@@ -184,7 +184,9 @@ def pair_page_with_exact(safe: EffectRecord | None, route: EffectRecord | None) 
         "route": [effect("route", "masters", route)],
     }
     pages = pair_pages(ctx, Comparer(ctx), {}, effects)
-    return html.unescape(pages["compare/fixture-child--fixture-game.md"])
+    page = pages["compare/fixture-child--fixture-game.md"]
+    assert "&#42;" not in page, "the template's own bold markup came out escaped"
+    return html.unescape(page)
 
 
 def test_a_pair_page_calls_a_change_of_the_game_only_where_an_exact_effect_moves() -> None:
@@ -204,6 +206,11 @@ def test_a_pair_page_calls_a_change_of_the_game_only_where_an_exact_effect_moves
     )
     assert "Sampled one at a time in the full game, none of the differences" in short
     assert "computed exactly, **1** of those changes the game and **1** changes nothing" in text
+    # Not "**2** change the game and **0** change nothing": all, or none, in words.
+    assert (
+        "the engine plays by different rules, and computed exactly, all **2** change the game."
+        in (pair_page_with_exact(moved, moved))
+    )
     assert (
         "**The engine's verdict:** a different game by the rules, with no effect at three" in text
     )
@@ -214,6 +221,9 @@ def test_a_pair_page_calls_a_change_of_the_game_only_where_an_exact_effect_moves
         both_zero
     )
     assert "none of these differences changes the game" in both_zero
+    assert "by different rules, but computed exactly, none of them changes the game." in (
+        pair_page_with_exact(zero, zero)
+    )
     assert "play the same game except" not in both_zero
 
     unknown = pair_page_with_exact(None, None).split("In short")[1].split("**2**")[0]
