@@ -62,6 +62,9 @@ WORKSHOP = (
     re.compile(r"research note"),
     re.compile(r"\bscraped\b"),
     re.compile(r"\bworktree\b"),
+    re.compile(r"\bnot recovered\b"),
+    re.compile(r"\bunchecked digest\b"),
+    re.compile(r"\b(?:pages?|part|summary) (?:not )?seen\b"),
 )
 """Phrases about how the project worked: file names as prose, retrieval, the seed pages' numbers."""
 
