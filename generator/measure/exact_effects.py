@@ -50,9 +50,13 @@ class ExactEffects:
     def records(self) -> list[EffectRecord]:
         return list(self.by_change.values())
 
+    def moving(self, figure: str) -> list[EffectRecord]:
+        """The records whose exact effect on ``figure`` is known and not zero."""
+        return [r for r in self.records if r.effect(figure) is not None and not r.is_zero(figure)]
+
     def largest(self, figure: str, count: int = 10) -> list[EffectRecord]:
         """The records with the largest exact effect on ``figure``, largest first."""
-        moving = [r for r in self.records if r.effect(figure) is not None and not r.is_zero(figure)]
+        moving = self.moving(figure)
         return sorted(moving, key=lambda r: (-abs(r.effect(figure) or 0.0), r.variant))[:count]
 
     def counts(self) -> dict[str, int]:
@@ -68,13 +72,9 @@ class ExactEffects:
             "moving": moving,
             "zero": len(evaluated) - moving,
             "full_game_only": sum(r.reason is not None for r in self.records),
-            "first_perfect": self.moving_count("perfect_first"),
-            "first_random": self.moving_count("random_first"),
+            "first_perfect": len(self.moving("perfect_first")),
+            "first_random": len(self.moving("random_first")),
         }
-
-    def moving_count(self, figure: str) -> int:
-        """How many changes move the exact ``figure`` (an effect that is not zero)."""
-        return sum(r.effect(figure) is not None and not r.is_zero(figure) for r in self.records)
 
     def pieces_by_route(self) -> dict[int, list[str]]:
         """Rulebook ids by the most pieces a side evaluated exactly."""

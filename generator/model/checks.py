@@ -211,13 +211,14 @@ def check_prose_links(catalog: Catalog, variant: Variant, doc: Document) -> Iter
 WORKSHOP_WORDS = re.compile(
     r"\bcould (?:not |only )?be (?:read|retrieved|fetched|seen|checked|accessed)\b(?! as)"
     r"|\b(?:was|were) (?:not )?(?:readable|seen|retrieved|fetched)\b"
-    r"|\bnot seen\b|\bunchecked\b|\bas stored\b|\bcould not be retrieved\b"
+    r"|\bnot seen\b|\bunchecked\b|\bas stored\b"
     r"|\bnot recovered\b|\brecovered from\b|\bas seen\b|\b(?:part|parts|summary|page) seen\b",
     re.IGNORECASE,
 )
-"""Words about how the site was made (what could be read, seen, recovered or checked), not about the
-source: a reader cites the source, so the text says what the source is instead ("a digest
-reports", "the parts quoted here"). "Could be read as" (an interpretation) is fine."""
+"""Words about how the site was made (what could be read, seen, recovered or checked), not
+about the source: a reader cites the source, so the text says what the source is instead
+("a digest reports", "the parts quoted here"). "Could be read as" (an interpretation) is
+fine."""
 
 
 def check_workshop_words(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
