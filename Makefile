@@ -7,13 +7,27 @@ BIN    := $(VENV)/bin
 
 .PHONY: site test setup setup-test browser clean
 
-$(BIN)/ur-variants: pyproject.toml
+# uv installs the same packages from the same index as pip, about three times faster: a cold
+# `make site` spends its setup installing numba, numpy, matplotlib and mkdocs-material (pip:
+# 55 s with its download cache warm; uv: 20 s with its own cache cold). The site needs only
+# the package; the tests add the [test] extras, installed on their own stamp.
+UV_VERSION := 0.13.9
+
+$(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet uv==$(UV_VERSION)
+
+$(VENV)/.site-installed: pyproject.toml $(BIN)/uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e .
 	touch $@
 
-setup: $(BIN)/ur-variants
+$(VENV)/.test-installed: pyproject.toml $(BIN)/uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'
+	touch $@
+
+setup: $(VENV)/.site-installed
+
+setup-test: $(VENV)/.test-installed
 
 site: setup
 	$(BIN)/ur-variants build
@@ -21,7 +35,7 @@ site: setup
 browser:
 	bash scripts/install-chromium.sh
 
-test: setup browser
+test: setup-test browser
 	$(BIN)/ruff check generator tests
 	$(BIN)/ruff format --check generator tests
 	$(BIN)/mypy
