@@ -8,10 +8,13 @@ Reads the checkpoint a finished solve left under ``.cache/solve`` (``ur-variants
 --pieces N`` or ``ur-variants full-games``), copies its values and lengths into the process,
 solves the layer again from them (the layers above it are read, as in a solve) and prints the
 layer's figures, the wall time of each kernel the solver called, and the largest difference
-from the checkpoint's values and lengths (0 when the solver is unchanged: the same bits). Run
-it on two checkouts back to back, on an idle machine, to compare a change to the sweeps on a
-layer of a size a quick solve never reaches (a seven-piece layer holds millions of states).
-One figure a line.
+from the checkpoint's values and lengths (0 when the solver is unchanged: the same bits), then
+for each Bellman sweep the share of throws whose moves it generated (the others kept their
+stored choice, :func:`generator.sim.solve_sweeps._bellman_wave`) and the drift it started from.
+Run it on two checkouts in turn, each twice (old, new, old, new), to compare a change to the
+sweeps on a layer of a size a quick solve never reaches (a seven-piece layer holds millions
+of states): this machine's speed was seen to vary threefold within the hour (six-piece
+Finkel's layer 4, the same code: 34.8 s, then 140.6 s of wall time). One figure a line.
 """
 
 from __future__ import annotations
@@ -61,6 +64,34 @@ def timed(kernels: Any, names: tuple[str, ...]) -> dict[str, list[float]]:
     return spent
 
 
+def generation_counted(kernels: Any) -> list[dict[str, float]]:
+    """Wrap the Bellman sweeps of the module ``kernels`` to count, per sweep, the throws whose
+    moves were generated: those whose record (``settled``) was written by this sweep, or has no
+    lead (generated every sweep), and in the first sweep those with one option."""
+    sweeps: list[dict[str, float]] = []
+
+    def wrap(kernel: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            first, last, settled, sweep, drift, probs = (*args[:2], *args[6:9], args[14])
+            result = kernel(*args)
+            throws = probs.shape[0]
+            records = settled[first * throws : last * throws]
+            always = records == kernels.ALWAYS
+            fresh = ((records >> kernels.SHIFT) == sweep) & ~always
+            generated = fresh | (records == 0) | (always & (sweep == 1))
+            if not sweeps or sweeps[-1]["sweep"] != sweep:
+                sweeps.append({"sweep": sweep, "generated": 0, "throws": 0, "drift": drift})
+            sweeps[-1]["generated"] += int(generated.sum())
+            sweeps[-1]["throws"] += records.size
+            return result
+
+        return run
+
+    for name in ("bellman_wave", "bellman_wave_serial"):
+        setattr(kernels, name, wrap(getattr(kernels, name)))
+    return sweeps
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--variant", default="royalur-finkel")
@@ -94,6 +125,7 @@ def main() -> int:
     values, lengths = np.array(saved_values), np.array(saved_lengths)
     moves = solver._move_table(geo, configs)
     spent = timed(sweeps, KERNELS)
+    generation = generation_counted(sweeps)
     record = solver._solve_layer(
         rules, geo, configs, index, moves, args.layer, values, lengths, args.tolerance
     )
@@ -107,6 +139,12 @@ def main() -> int:
     print(f"largest value difference from the checkpoint: {np.abs(values[new] - old).max():.3g}")
     gap = np.abs(lengths[new][finite] - saved_lengths[new][finite])
     print(f"largest length difference from the checkpoint: {gap.max() if gap.size else 0:.3g}")
+    for entry in generation:
+        share = entry["generated"] / max(entry["throws"], 1)
+        print(
+            f"Bellman sweep {entry['sweep']}: moves generated for {share:.1%} of throws,"
+            f" from a drift of {entry['drift']:.3g}"
+        )
     return 0
 
 
