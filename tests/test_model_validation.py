@@ -357,6 +357,16 @@ def missing_translation(ws: Workspace) -> tuple[str, int]:
     return "fx.yml", ws.line_of("fx.yml", "quote:")
 
 
+def code_quote_without_words(ws: Workspace) -> tuple[str, int]:
+    """A quote marked as a line of code needs what it does in words, even from an English source."""
+    source, quote = _seed_source(english=True)
+    ruling = stated_ruling("fx", "board", "ur", source, quote)
+    ws.replace_ruling(
+        "fx.yml", "board", ruling.replace("        translation: null\n", "        code: Java\n")
+    )
+    return "fx.yml", ws.line_of("fx.yml", "quote:")
+
+
 def cannot_terminate(ws: Workspace) -> tuple[str, int]:
     ws.replace("fx.yml", "{throws: any, square: throw}", "{throws: [5], square: 1}")
     return "fx.yml", ws.line_of("fx.yml", "- id: fx-entry")
@@ -426,6 +436,7 @@ CASES: dict[str, tuple[Breaker, tuple[str, ...]]] = {
     "stated ruling without quote": (stated_without_quote, ("fx-board", "stated", "quote")),
     "seed quote not verbatim": (seed_quote_not_verbatim, ("not found verbatim", "seed")),
     "missing translation": (missing_translation, ("translation",)),
+    "code quote without words": (code_quote_without_words, ("Java code", "in words")),
     "variant cannot terminate": (cannot_terminate, ("cannot end", "[5]")),
     "too many pieces": (too_many_pieces, ("7 pieces", "fx-tiny", "cannot fit")),
     "extra throw question arises": (

@@ -126,6 +126,38 @@ def test_each_ruling_says_what_the_others_say_once_outside_its_folded_evidence(
             assert "../compare/" in section.split("*Others say:*", 1)[1].split("\n", 1)[0]
 
 
+def test_a_line_of_code_is_quoted_as_code_beside_its_words() -> None:
+    """A quote marked as code (RoyalUr.net's engine, Ludii's game descriptions) is shown as
+    code in no human language, with what it does in words beside it; other quotes are not."""
+    real = load_valid_catalog(Path(__file__).parents[1] / "variants")
+    quotes = environment().get_template("_quote.md.j2").module.quotes  # type: ignore[attr-defined]
+
+    def shown(variant: str, question: str) -> str:
+        ruling = next(r for r in real.variants[variant].rulings if r.question == question)
+        return str(quotes(ruling.sources, real.sources, lambda code: code))
+
+    dice = shown("royalur-finkel", "dice")
+    assert '<blockquote lang="zxx" markdown="1">' in dice
+    assert "The source's Java code</span>\n`DiceType.FOUR_BINARY`" in dice
+    assert "What it does, in words</span>\nFour binary dice." in dice
+    spoken = shown("finkel-english", "dice")
+    assert 'lang="zxx"' not in spoken and "in words</span>" not in spoken
+
+
+def test_a_change_of_quotations_alone_is_called_so() -> None:
+    """Where an edition changed only a ruling's quotations (edition 7 put words beside the
+    quoted code), the changes page says so instead of calling every part of it unchanged."""
+    from generator.site.edition_pages import changes_page
+
+    root = Path(__file__).parents[1] / "variants"
+    ctx = SiteContext(load_valid_catalog(root), FIXED_URL, load_editions(root))
+    page = changes_page(ctx)["changes/index.md"]
+    seventh = page.split("{ #edition-7 }", 1)[1].split("## Edition 6", 1)[0]
+    dice = next(line for line in seventh.splitlines() if "r/ru-finkel-dice.md)" in line)
+    assert dice.endswith("Its words, its play and its note are unchanged; its quotations changed.")
+    assert "(words unchanged)" not in seventh
+
+
 def test_inherited_rulings_link_to_the_parent(files: dict[str, str]) -> None:
     child = files["variants/fixture-child.md"]
     assert "fixture-game.md#fx-dice" in child

@@ -457,7 +457,8 @@ def _dice(document: Document, problems: list[Problem]) -> Iterator[Dice]:
 
 def _citations(entries: list[dict[str, Any]]) -> tuple[Citation, ...]:
     return tuple(
-        Citation(e["source"], e["locator"], e.get("quote"), e.get("translation")) for e in entries
+        Citation(e["source"], e["locator"], e.get("quote"), e.get("translation"), e.get("code"))
+        for e in entries
     )
 
 

@@ -114,6 +114,12 @@ def _check_citations(
                 (*where, "quote"),
                 f"quote from {source.id} is in {source.language}: add an English translation",
             )
+        if citation.code and not citation.translation:
+            yield doc.problem(
+                (*where, "quote"),
+                f"quote from {source.id} is {citation.code} code: say in words what it does,"
+                " as its translation",
+            )
         if source.seed is not None:
             text = seed_text(catalog, source.seed)
             if citation.quote not in text:

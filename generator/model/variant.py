@@ -152,6 +152,10 @@ class Citation:
     locator: str
     quote: str | None
     translation: str | None
+    """The quote in English: required where the source is not in English, or the quote is code."""
+    code: str | None = None
+    """The programming language, where the quote is a line of a program's source code (its
+    translation then says in words what the line does)."""
 
 
 @dataclass(frozen=True)

@@ -135,9 +135,15 @@ def note_of(ruling: Ruling) -> str | None:
 
 
 def fingerprint(ruling: Ruling) -> str:
-    """SHA-256 of the ruling's words, value and quotes (source, place, quote, translation)."""
+    """SHA-256 of the ruling's words, value and quotes (source, place, quote, translation, and
+    the programming language of a quote that is code)."""
     words, value = words_and_value(ruling)
-    quotes = [[c.source, c.locator, c.quote, c.translation] for c in ruling.sources]
+    # A quote's language joins its entry only where it is code, so the other rulings keep the
+    # fingerprints they were published with.
+    quotes = [
+        [c.source, c.locator, c.quote, c.translation, *([c.code] if c.code else [])]
+        for c in ruling.sources
+    ]
     text = json.dumps([words, value, quotes], ensure_ascii=False, sort_keys=True)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
