@@ -24,6 +24,7 @@ from conftest import copy_project
 
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.site.edition import load_editions
+from generator.site.mkdocs_parallel import JOBS_VARIABLE
 from generator.site.pipeline import BuildError, BuildOptions, build, mkdocs_build
 from generator.site.site_folder import STAMP
 
@@ -39,6 +40,7 @@ def environment() -> Iterator[None]:
     patch = pytest.MonkeyPatch()
     patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     patch.setenv("SITE_URL", SITE_URL)
+    patch.setenv(JOBS_VARIABLE, "2")  # the pages shared between two processes, on any machine
     yield
     patch.undo()
 
@@ -176,9 +178,13 @@ def _digest(folder: Path) -> dict[str, str]:
     }
 
 
-def test_build_is_deterministic(root: Path, site: Path, catalog: Catalog) -> None:
-    """mkdocs turns the same pages into byte-identical files (the pages themselves are
-    compared across processes in tests/test_site_markdown.py)."""
+def test_build_is_deterministic(
+    root: Path, site: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mkdocs turns the same pages into byte-identical files, whether its work on the pages
+    was shared between two processes (the site) or done in one (again: plain mkdocs). The
+    pages themselves are compared across processes in tests/test_site_markdown.py."""
+    monkeypatch.setenv(JOBS_VARIABLE, "1")
     again = root / "site-again"
     mkdocs_build(root, again, {r.id for r in catalog.rulings()})
     first, second = _digest(site), _digest(again)

@@ -1,0 +1,366 @@
+"""``mkdocs build``, with its work on each page shared among the cores.
+
+mkdocs works on one page after another: first it converts every page's Markdown, then it puts
+every page into the theme's template and indexes it for search. On this site that is nearly all
+of its time (541 pages; the pair pages alone, 16 KB of Markdown each, took 10 s of a 27 s
+build), and the second core idles. Each page's work reads only that page and what mkdocs
+gathered before the step (the configuration, the files, the navigation), so the pages can be
+shared out. At a step's first page, :class:`SharedStep` forks workers (:func:`shares`: about as
+many bytes each); each runs mkdocs' own function on its pages, exactly as mkdocs would, and
+sends back what the main process needs of them and what it logged, while the main process does
+its own pages. At the step's last page the main process takes the workers' results and logs
+their messages, where ``--strict`` counts them.
+
+- Converting (:class:`Conversion`, mkdocs' ``_populate_page``): a worker sends what conversion
+  sets on a page (its Markdown, metadata, HTML, table of contents, title, anchors and its
+  links to other pages' anchors), set on the main process's pages, which the rest of the build
+  reads as if it had converted them itself.
+- Writing (:class:`Writing`, ``_build_page``): a worker writes its pages' HTML files itself and
+  sends the search index's entries for them; the main process puts every page's entries back
+  in the build's page order, so the search index is the one a serial build writes.
+
+The site is the same, file for file, as plain ``mkdocs build`` writes (a test builds it both
+ways and compares every file). Everything else (static files, the anchor checks, ``post_build``)
+is mkdocs' own, unchanged. Run as ``python -m generator.site.mkdocs_parallel build --strict ...``
+(mkdocs' own command line). Where sharing is impossible or unsafe it is plain mkdocs: one core,
+``--dirty``, no ``os.fork``, an mkdocs other than the 1.6 series it was written against, or a
+plugin other than those it knows keep no state per page (search's index is handled).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mkdocs.commands import build as mkdocs_build
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+JOBS_VARIABLE = "UR_MKDOCS_JOBS"
+"""Processes to share the pages among (default: the cores this process may use)."""
+
+MKDOCS_SERIES = "1.6."
+"""The mkdocs releases whose internals this was written against; with others, plain mkdocs."""
+
+KNOWN_PLUGINS = frozenset({"material/search", "search", "redirects"})
+"""Plugins known to keep no state per page, but for search's index (:class:`Writing`)."""
+
+PAGE_FIELDS = ("markdown", "meta", "content", "toc", "_title_from_render", "present_anchor_ids")
+"""What converting a page sets on it (``Page.read_source`` and ``Page.render``), besides
+``links_to_anchors``, whose keys are files and are sent by their source path."""
+
+BUILD_PAGE_ARGUMENTS = ("page", "config", "doc_files", "nav", "env", "dirty", "excluded")
+
+Record = tuple[str, int, str]
+"""A log record as sent back: the logger's name, the level and the message."""
+
+
+@dataclass
+class Results:
+    """A worker's results, by page source path, and its log records in order."""
+
+    pages: dict[str, Any] = field(default_factory=dict)
+    records: list[Record] = field(default_factory=list)
+    error: str | None = None
+
+
+def shares(files: Sequence[Any], jobs: int) -> list[list[Any]]:
+    """``files`` shared among ``jobs`` processes, each share about as many bytes as the
+    others (largest first, each to the lightest share), each in the build's order.
+
+    >>> class F:
+    ...     def __init__(self, name, size): self.src_uri, self.size = name, size
+    >>> [[f.src_uri for f in s] for s in shares([F("a", 5), F("b", 3), F("c", 3)], 2)]
+    [['a'], ['b', 'c']]
+    """
+    place = {id(f): k for k, f in enumerate(files)}
+    sizes = {id(f): _size(f) for f in files}
+    loads = [0] * jobs
+    split: list[list[Any]] = [[] for _ in range(jobs)]
+    for f in sorted(files, key=lambda f: -sizes[id(f)]):
+        lightest = loads.index(min(loads))
+        split[lightest].append(f)
+        loads[lightest] += sizes[id(f)]
+    return [sorted(share, key=lambda f: place[id(f)]) for share in split]
+
+
+def _size(file: Any) -> int:
+    size = getattr(file, "size", None)
+    return int(size) if size is not None else os.path.getsize(file.abs_src_path)
+
+
+class _Collector(logging.Handler):
+    """Keeps a worker's log records, for the main process to log."""
+
+    def __init__(self, into: list[Record]) -> None:
+        super().__init__(logging.DEBUG)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append((record.name, record.levelno, record.getMessage()))
+
+
+def _collect_logs(into: list[Record]) -> None:
+    """In a worker: every log record goes to ``into``, once, and none to the terminal. A
+    record climbs the loggers' hierarchy to the root or to the first that does not pass
+    records on (mkdocs' own): each of those collects, no other logger handles anything."""
+    collector = _Collector(into)
+    named = [v for v in logging.root.manager.loggerDict.values() if isinstance(v, logging.Logger)]
+    for logger in [logging.getLogger(), *named]:
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        if not logger.propagate or logger is logging.getLogger():
+            logger.addHandler(collector)
+
+
+@dataclass
+class _Worker:
+    pid: int
+    reader: int
+    pages: int
+
+
+class SharedStep:
+    """Stands in for one of mkdocs' per-page functions (``_populate_page``, ``_build_page``)
+    during one build: the first call shares the step's pages out to forked workers, each page
+    is then done by whoever has it, and the last call takes in the workers' results."""
+
+    def __init__(self, original: Callable[..., None], jobs: int) -> None:
+        self.original = original
+        self.jobs = jobs
+        self.workers: list[_Worker] = []
+        self.theirs: set[str] = set()
+        self.last: str | None = None
+        self.started = False
+
+    # What a step does differently.
+    def pages(self, args: tuple[Any, ...]) -> list[File]:
+        """The step's pages in the build's order, from the first call's other arguments."""
+        raise NotImplementedError
+
+    def run(self, file: File, args: tuple[Any, ...]) -> Any:
+        """In a worker: mkdocs' function on ``file``'s page; what to send back of it."""
+        raise NotImplementedError
+
+    def adopt(self, results: dict[str, Any], args: tuple[Any, ...]) -> None:
+        """In the main process: take in a worker's results, by source path."""
+        raise NotImplementedError
+
+    def finish(self, args: tuple[Any, ...]) -> None:
+        """In the main process, after every worker's results are in."""
+
+    def own(self, page: Page, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self.original(page, *args, **kwargs)
+
+    def begin(self, args: tuple[Any, ...]) -> None:
+        """In the main process, at the step's first page, before any worker starts."""
+
+    def __call__(self, page: Page, *args: Any, **kwargs: Any) -> None:
+        if not self.started:
+            self.started = True
+            self.begin(args)
+            config: MkDocsConfig = args[0]
+            if set(config.plugins) <= KNOWN_PLUGINS:
+                self._start(args)
+        if page.file.src_uri not in self.theirs:
+            self.own(page, args, kwargs)
+        if page.file.src_uri == self.last:
+            workers, self.workers = self.workers, []
+            for worker in workers:
+                results = _receive(worker)
+                for name, level, message in results.records:
+                    logging.getLogger(name).log(level, message)
+                if results.error is not None:
+                    raise RuntimeError(f"a page failed in a worker process:\n{results.error}")
+                self.adopt(results.pages, args)
+            self.finish(args)
+
+    def _start(self, args: tuple[Any, ...]) -> None:
+        pages = self.pages(args)
+        if self.jobs < 2 or len(pages) < 2 * self.jobs:
+            return
+        _, *others = shares(pages, self.jobs)
+        for share in others:
+            self.workers.append(self._fork(share, args))
+            self.theirs.update(f.src_uri for f in share)
+        self.last = pages[-1].src_uri
+
+    def _fork(self, share: list[File], args: tuple[Any, ...]) -> _Worker:
+        reader, writer = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker: work, send, and leave without the main process's exit code
+            code = 1
+            try:
+                os.close(reader)
+                results = Results()
+                _collect_logs(results.records)
+                try:
+                    for file in share:
+                        results.pages[file.src_uri] = self.run(file, args)
+                except BaseException:  # sent: the main process fails the build with it
+                    results.error = traceback.format_exc()
+                sent = (results.pages, results.records, results.error)  # plain data only
+                with os.fdopen(writer, "wb") as out:
+                    pickle.dump(sent, out, protocol=pickle.HIGHEST_PROTOCOL)
+                code = 0
+            except BaseException:  # nothing could be sent: say why, where mkdocs would
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        os.close(writer)
+        return _Worker(pid, reader, len(share))
+
+
+def _receive(worker: _Worker) -> Results:
+    with os.fdopen(worker.reader, "rb") as source:
+        payload = source.read()
+    _, status = os.waitpid(worker.pid, 0)
+    if not payload:
+        raise RuntimeError(
+            f"a worker process doing {worker.pages} pages ended without sending them (exit"
+            f" status {status}); `python -m mkdocs build` does them in one process"
+        )
+    pages, records, error = pickle.loads(payload)
+    return Results(pages, records, error)
+
+
+class Conversion(SharedStep):
+    """mkdocs' ``_populate_page(page, config, files, dirty)``: a page's Markdown to HTML."""
+
+    def pages(self, args: tuple[Any, ...]) -> list[File]:
+        files: Files = args[1]
+        return list(files.documentation_pages())
+
+    def run(self, file: File, args: tuple[Any, ...]) -> dict[str, Any]:
+        config: MkDocsConfig = args[0]
+        if file.page is None:  # not in the navigation: mkdocs makes its page in its loop
+            Page(None, file, config)
+        page = file.page
+        assert page is not None
+        self.original(page, *args)
+        links = page.links_to_anchors
+        return {
+            **{name: getattr(page, name) for name in PAGE_FIELDS},
+            "links_to_anchors": None
+            if links is None
+            else {target.src_uri: to for target, to in links.items()},
+        }
+
+    def adopt(self, results: dict[str, Any], args: tuple[Any, ...]) -> None:
+        config: MkDocsConfig = args[0]
+        files: Files = args[1]
+        by_uri = {f.src_uri: f for f in files}
+        for uri, fields in results.items():
+            file = by_uri[uri]
+            page = file.page if file.page is not None else Page(None, file, config)
+            for name in PAGE_FIELDS:
+                setattr(page, name, fields[name])
+            links = fields["links_to_anchors"]
+            page.links_to_anchors = (
+                None if links is None else {by_uri[t]: to for t, to in links.items()}
+            )
+
+
+class Writing(SharedStep):
+    """mkdocs' ``_build_page(page, config, doc_files, nav, env, dirty, excluded)``: a page
+    in the theme's template, written to the site, and indexed for search. A worker writes
+    its pages' files itself; the search entries of every page are put back in page order."""
+
+    def __init__(self, original: Callable[..., None], jobs: int) -> None:
+        super().__init__(original, jobs)
+        self.entries: dict[str, list[Any]] = {}
+        self.before: list[Any] = []
+
+    def pages(self, args: tuple[Any, ...]) -> list[File]:
+        return list(args[1])
+
+    def _index(self, args: tuple[Any, ...]) -> list[Any] | None:
+        config: MkDocsConfig = args[0]
+        for plugin in config.plugins.values():
+            index = getattr(plugin, "search_index", None)
+            if index is not None:
+                entries = index.entries
+                assert isinstance(entries, list)
+                return entries
+        return None
+
+    def _build(self, page: Page, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        index = self._index(args)
+        start = len(index) if index is not None else 0
+        self.original(page, *args, **kwargs)
+        return index[start:] if index is not None else []
+
+    def begin(self, args: tuple[Any, ...]) -> None:
+        self.before = list(self._index(args) or [])
+
+    def own(self, page: Page, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self.entries[page.file.src_uri] = self._build(page, args, kwargs)
+
+    def run(self, file: File, args: tuple[Any, ...]) -> list[Any]:
+        assert file.page is not None
+        excluded = file.inclusion.is_excluded()  # type: ignore[no-untyped-call]
+        return self._build(file.page, args[:5], {"excluded": excluded})
+
+    def adopt(self, results: dict[str, Any], args: tuple[Any, ...]) -> None:
+        self.entries.update(results)
+
+    def finish(self, args: tuple[Any, ...]) -> None:
+        index = self._index(args)
+        if index is None:
+            return
+        ordered = [e for f in self.pages(args) for e in self.entries.get(f.src_uri, [])]
+        index[:] = self.before + ordered
+
+
+def jobs() -> int:
+    """Processes to share the pages among: :data:`JOBS_VARIABLE`, else the usable cores."""
+    if JOBS_VARIABLE in os.environ:
+        return max(1, int(os.environ[JOBS_VARIABLE]))
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+
+
+def shareable(arguments: Sequence[str]) -> bool:
+    """Whether mkdocs has the internals this was written against and the command is a full
+    build (not ``--dirty``); else the build is plain mkdocs. (Unknown plugins are checked
+    when the build starts, :data:`KNOWN_PLUGINS`.)"""
+    import mkdocs
+
+    def names(function: str) -> tuple[str, ...]:
+        found = getattr(mkdocs_build, function, None)
+        return found.__code__.co_varnames[:7] if callable(found) else ()
+
+    return (
+        hasattr(os, "fork")
+        and mkdocs.__version__.startswith(MKDOCS_SERIES)
+        and names("_populate_page")[:4] == ("page", "config", "files", "dirty")
+        and names("_build_page")
+        == ("page", "config", "doc_files", "nav", "env", "dirty", "excluded")
+        and arguments[:1] == ["build"]
+        and "--dirty" not in arguments
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """mkdocs' command line, its pages shared among the cores where that is safe."""
+    from mkdocs.__main__ import cli
+
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if jobs() > 1 and shareable(arguments):
+        mkdocs_build._populate_page = Conversion(mkdocs_build._populate_page, jobs())
+        mkdocs_build._build_page = Writing(mkdocs_build._build_page, jobs())
+    try:
+        cli.main(args=arguments, prog_name="mkdocs")
+    except SystemExit as exit:
+        return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
