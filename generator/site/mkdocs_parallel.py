@@ -43,6 +43,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from generator.processes import die_with_parent
+
 JOBS_VARIABLE = "UR_MKDOCS_JOBS"
 """Processes to share the pages among (default: the cores this process may use)."""
 
@@ -194,10 +196,12 @@ class SharedStep:
 
     def _fork(self, share: list[File], args: tuple[Any, ...]) -> _Worker:
         reader, writer = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the worker: work, send, and leave without the main process's exit code
             code = 1
             try:
+                die_with_parent(parent)  # a killed build leaves no worker writing pages
                 os.close(reader)
                 results = Results()
                 _collect_logs(results.records)
