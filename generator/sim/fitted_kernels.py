@@ -10,7 +10,7 @@ the agent evaluated exactly here is the agent the simulator plays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from generator.sim.fast import (
     MAX_MOVES,
@@ -135,3 +135,44 @@ def iterate_pair(
         if change < tolerance:
             return sweep + 1, change
     return -1, change
+
+
+Evaluation = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""What the fitted evaluation of a solver's state reads: the configuration table, the slots'
+pieces, the packed rules and the weights."""
+
+
+@njit(cache=True)
+def _fitted_chunk(
+    first: int, last: int, order: np.ndarray, places: np.ndarray, base: int,
+    values: np.ndarray, evaluation: Evaluation,
+) -> None:  # fmt: skip
+    """:func:`fitted_start` for the sweep-order places ``first`` to ``last`` (excluded)."""
+    table, slot_piece, packed, weights = evaluation
+    K = header(packed)
+    count = table.shape[0]
+    S = np.zeros(2 * K.pieces + 3 * K.cells, dtype=np.int64)
+    row = np.empty(weights.shape[0])
+    for k in range(first, last):
+        side = _load(K, packed, S, table, slot_piece, int(order[k]), count)
+        feature_row(K, packed, S, side, row)
+        estimate = 0.0
+        for f in range(weights.shape[0]):
+            estimate += row[f] * weights[f]
+        values[base + places[k]] = min(1.0, max(0.0, estimate))
+
+
+@njit(cache=True, parallel=True)
+def fitted_start(
+    order: np.ndarray, places: np.ndarray, base: int, values: np.ndarray, evaluation: Evaluation
+) -> None:
+    """``values[base + places[k]]`` = the fitted evaluation of state ``order[k]`` (the
+    solver's sweep order, :func:`generator.sim.solve.sweep_order`), clipped to [0, 1]: where a
+    solve's sweeps of a layer start instead of 1/2. Each of the layer's chunks, on its own
+    thread, has its own scratch state: nothing of the size of the layer is allocated."""
+    size = order.shape[0]
+    chunks = min(64, max(size, 1))
+    for c in prange(chunks):
+        _fitted_chunk(
+            c * size // chunks, (c + 1) * size // chunks, order, places, base, values, evaluation
+        )

@@ -489,9 +489,27 @@ def game_key(rules: Rules, tolerance: float) -> str:
     return _versioned_key(_plain(effective_rules(rules)), tolerance)
 
 
-def solution_path(cache_dir: Path, rules: Rules, tolerance: float = 1e-13) -> Path:
-    """The folder holding a solve's values, lengths and checkpoint record."""
-    return cache_dir / f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.s{SWEEP_VERSION}"
+def solution_path(
+    cache_dir: Path, rules: Rules, tolerance: float = 1e-13, start: FloatArray | None = None
+) -> Path:
+    """The folder holding a solve's values, lengths and checkpoint record. Sweeps from a
+    fitted start (:func:`starting_point`) store other bits (the same values within the
+    tolerance), so they have a folder of their own."""
+    folder = f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.s{SWEEP_VERSION}"
+    used = starting_point(rules, start)
+    if used is not None:
+        folder += f".w{hashlib.sha256(used.tobytes()).hexdigest()[:16]}"
+    return cache_dir / folder
+
+
+def starting_point(rules: Rules, start: FloatArray | None) -> FloatArray | None:
+    """The fitted evaluation's weights a solve of ``rules`` starts its sweeps from, or
+    ``None`` (every value 1/2). Only where moving is compulsory: there the values are the
+    one fixed point, wherever the sweeps start; where a player may stall, the sweeps reach
+    one of several, and the site publishes the one reached from 1/2."""
+    if start is None or not rules.must_move:
+        return None
+    return np.ascontiguousarray(start, dtype=np.float64)
 
 
 def solve(
@@ -502,9 +520,16 @@ def solve(
     use_cache: bool = True,
     max_memory_bytes: int = DEFAULT_MAX_MEMORY,
     progress: Callable[[str], None] | None = None,
+    start: FloatArray | None = None,
 ) -> Solution:
     """Solve ``rules`` exactly (or load the cached solution from ``cache_dir``). With
     ``use_cache=False`` a cached solution is not read but solved again, and replaced.
+
+    With ``start``, the weights of the fitted evaluation of these rules
+    (:func:`generator.sim.fitted_agent.weights_for`), each layer's sweeps start from that
+    evaluation of its positions instead of 1/2 (:func:`starting_point`): the same values
+    within the tolerance, in fewer sweeps (six-piece Finkel's layer 5: 48 sweeps instead of
+    63, four of them generating every move instead of six; values' processor time 55 to 26 s).
 
     With a ``cache_dir``, every finished layer is checkpointed there, and a solve that was
     interrupted resumes from its last finished layer. Raises :class:`SolveRefused` when the
@@ -512,7 +537,7 @@ def solve(
     """
     geo = geometry(rules)
     store = (
-        Checkpoints(solution_path(cache_dir, rules, tolerance), resume=use_cache)
+        Checkpoints(solution_path(cache_dir, rules, tolerance, start), resume=use_cache)
         if cache_dir is not None
         else None
     )
@@ -538,7 +563,7 @@ def solve(
             f" about {needed / 2**30:.2f} GiB"
         )
     compile_seconds = warm_up(rules)
-    solution = _solve(rules, geo, tolerance, progress, store)
+    solution = _solve(rules, geo, tolerance, progress, store, starting_point(rules, start))
     return dataclasses.replace(solution, compile_seconds=compile_seconds)
 
 
@@ -616,6 +641,7 @@ def _solve(
     tolerance: float,
     progress: Callable[[str], None] | None,
     store: Checkpoints | None,
+    start: FloatArray | None = None,
 ) -> Solution:
     configs = enumerate_configurations(rules, geo)
     index = build_index(geo, configs)
@@ -643,7 +669,7 @@ def _solve(
         resume = store.progress_of(layer, int(sizes[layer]), throws) if store else None
         record = _solve_layer(
             rules, geo, configs, index, moves, layer, values, lengths, tolerance,
-            resume=resume, keep=store.keep_progress if store else None,
+            resume=resume, keep=store.keep_progress if store else None, start=start,
         )  # fmt: skip
         resume = None  # its choices are the layer's: their memory goes before the checksums
         if store is None:
@@ -733,11 +759,13 @@ def _solve_layer(
     tolerance: float,
     resume: LayerProgress | None = None,
     keep: Callable[[LayerProgress], None] | None = None,
+    start: FloatArray | None = None,
 ) -> dict[str, Any]:
     """Solve one layer in place (values, then expected lengths); the figures of the solve.
 
     With ``resume``, go on from that progress; with ``keep``, hand it the layer's progress
-    every :data:`PROGRESS_EVERY` seconds, at the start of a sweep."""
+    every :data:`PROGRESS_EVERY` seconds, at the start of a sweep; with ``start`` (fitted
+    weights, :func:`starting_point`), a fresh layer's values start from that evaluation."""
     from generator.sim import solve_sweeps as sweeps
 
     began, began_cpu = time.perf_counter(), _cpu_time()
@@ -760,7 +788,13 @@ def _solve_layer(
     if resume is None:
         policy = np.empty(size * throws, dtype=np.uint32)
         settled = np.zeros(size * throws, dtype=np.uint8)
-        values[own] = 0.5
+        if start is None:
+            values[own] = 0.5
+        else:
+            from generator.sim.fitted_kernels import fitted_start
+
+            evaluation = (configs.table, geo.piece_of_slot, geo.packed, start)
+            fitted_start(order, places, base, values, evaluation)
     else:
         policy, settled, counters = resume.policy, resume.settled, resume.counters
         values[own] = resume.values
