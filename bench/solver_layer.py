@@ -11,9 +11,11 @@ layer's figures, the wall time of each kernel the solver called, and the largest
 from the checkpoint's values and lengths (0 when the solver is unchanged: the same bits), then
 for each Bellman sweep the share of throws whose moves it generated (the others kept their
 stored choice, :func:`generator.sim.solve_sweeps._bellman_wave`) and the drift it started from.
-Run it on two checkouts in turn, each twice (old, new, old, new), to compare a change to the
-sweeps on a layer of a size a quick solve never reaches (a seven-piece layer holds millions
-of states): this machine's speed was seen to vary threefold within the hour (six-piece
+With ``--start fitted`` the layer starts from the fitted evaluation, as ``ur-variants
+full-games`` solves do (``--checkpoint`` names such a solve's folder). Run it on two checkouts
+in turn, each twice (old, new, old, new), to compare a change to the sweeps on a layer of a
+size a quick solve never reaches (a seven-piece layer holds millions of states): this
+machine's speed was seen to vary threefold within the hour (six-piece
 Finkel's layer 4, the same code: 34.8 s, then 140.6 s of wall time). One figure a line.
 """
 
@@ -99,6 +101,19 @@ def main() -> int:
     parser.add_argument("--layer", type=int, default=6)
     parser.add_argument("--cache-dir", type=Path, default=None)
     parser.add_argument("--tolerance", type=float, default=1e-13)
+    parser.add_argument(
+        "--start",
+        choices=("half", "fitted"),
+        default="half",
+        help="where the layer's sweeps start: 1/2, or the fitted evaluation as full-games does",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        help="the solve's folder, if not the plain solve's (e.g. one full-games started from"
+        " the fitted evaluation: its name ends in .w and the weights' hash)",
+    )
     args = parser.parse_args()
 
     from generator.engine.rules import compile_rules
@@ -111,7 +126,9 @@ def main() -> int:
     root = Path(__file__).resolve().parents[1]
     rules = compile_rules(load_valid_catalog(root / "variants").resolve(args.variant))
     rules = solver.with_pieces(rules, args.pieces)
-    folder = solver.solution_path(args.cache_dir or solver.DEFAULT_CACHE, rules, args.tolerance)
+    folder = args.checkpoint or solver.solution_path(
+        args.cache_dir or solver.DEFAULT_CACHE, rules, args.tolerance
+    )
     if not (folder / "values.npy").exists():
         print(f"no checkpoint at {folder}: solve it first", file=sys.stderr)
         return 2
@@ -126,10 +143,19 @@ def main() -> int:
     moves = solver._move_table(geo, configs)
     spent = timed(sweeps, KERNELS)
     generation = generation_counted(sweeps)
+    start = None
+    if args.start == "fitted":
+        from generator.sim.fitted_agent import weights_for
+
+        start = solver.starting_point(rules, weights_for(rules))
     record = solver._solve_layer(
-        rules, geo, configs, index, moves, args.layer, values, lengths, args.tolerance
+        rules, geo, configs, index, moves, args.layer, values, lengths, args.tolerance,
+        start=start,
+    )  # fmt: skip
+    print(
+        f"rulebook: {args.variant}, {args.pieces} pieces a side, layer {args.layer},"
+        f" starting from {'the fitted evaluation' if start is not None else '1/2'}"
     )
-    print(f"rulebook: {args.variant}, {args.pieces} pieces a side, layer {args.layer}")
     for name, value in record.items():
         print(f"{name}: {value:.1f}" if isinstance(value, float) else f"{name}: {value}")
     for name, (calls, seconds) in sorted(spent.items(), key=lambda item: -item[1][1]):
