@@ -29,21 +29,20 @@ plugin other than those it knows keep no state per page (search's index is handl
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
-import pickle
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from mkdocs.commands import build as mkdocs_build
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator.processes import die_with_parent
+from generator.processes import Forked
 
 JOBS_VARIABLE = "UR_MKDOCS_JOBS"
 """Processes to share the pages among (default: the cores this process may use)."""
@@ -63,39 +62,33 @@ BUILD_PAGE_ARGUMENTS = ("page", "config", "doc_files", "nav", "env", "dirty", "e
 Record = tuple[str, int, str]
 """A log record as sent back: the logger's name, the level and the message."""
 
+Sent = tuple[dict[str, Any], list[Record], str | None]
+"""What a worker sends back: its results by page source path, its log records in order, and
+the error that stopped it, if one did."""
 
-@dataclass
-class Results:
-    """A worker's results, by page source path, and its log records in order."""
-
-    pages: dict[str, Any] = field(default_factory=dict)
-    records: list[Record] = field(default_factory=list)
-    error: str | None = None
+T = TypeVar("T")
 
 
-def shares(files: Sequence[Any], jobs: int) -> list[list[Any]]:
-    """``files`` shared among ``jobs`` processes, each share about as many bytes as the
-    others (largest first, each to the lightest share), each in the build's order.
+def shares(items: Sequence[T], jobs: int, size: Callable[[T], int]) -> list[list[T]]:
+    """``items`` shared among ``jobs`` processes, each share about as large as the others
+    (largest first, each to the lightest share), each in the items' order.
 
-    >>> class F:
-    ...     def __init__(self, name, size): self.src_uri, self.size = name, size
-    >>> [[f.src_uri for f in s] for s in shares([F("a", 5), F("b", 3), F("c", 3)], 2)]
-    [['a'], ['b', 'c']]
+    >>> shares(["aaaaa", "bbb", "ccc"], 2, len)
+    [['aaaaa'], ['bbb', 'ccc']]
     """
-    place = {id(f): k for k, f in enumerate(files)}
-    sizes = {id(f): _size(f) for f in files}
+    sizes = [size(item) for item in items]
     loads = [0] * jobs
-    split: list[list[Any]] = [[] for _ in range(jobs)]
-    for f in sorted(files, key=lambda f: -sizes[id(f)]):
+    split: list[list[int]] = [[] for _ in range(jobs)]
+    for k in sorted(range(len(items)), key=lambda k: -sizes[k]):
         lightest = loads.index(min(loads))
-        split[lightest].append(f)
-        loads[lightest] += sizes[id(f)]
-    return [sorted(share, key=lambda f: place[id(f)]) for share in split]
+        split[lightest].append(k)
+        loads[lightest] += sizes[k]
+    return [[items[k] for k in sorted(share)] for share in split]
 
 
-def _size(file: Any) -> int:
-    size = getattr(file, "size", None)
-    return int(size) if size is not None else os.path.getsize(file.abs_src_path)
+def _source_bytes(file: File) -> int:
+    """A page's Markdown, in bytes (a page a plugin made has no file: counted as nothing)."""
+    return os.path.getsize(file.abs_src_path) if file.abs_src_path else 0
 
 
 class _Collector(logging.Handler):
@@ -122,13 +115,6 @@ def _collect_logs(into: list[Record]) -> None:
             logger.addHandler(collector)
 
 
-@dataclass
-class _Worker:
-    pid: int
-    reader: int
-    pages: int
-
-
 class SharedStep:
     """Stands in for one of mkdocs' per-page functions (``_populate_page``, ``_build_page``)
     during one build: the first call shares the step's pages out to forked workers, each page
@@ -137,7 +123,7 @@ class SharedStep:
     def __init__(self, original: Callable[..., None], jobs: int) -> None:
         self.original = original
         self.jobs = jobs
-        self.workers: list[_Worker] = []
+        self.workers: list[Forked[Sent]] = []
         self.theirs: set[str] = set()
         self.last: str | None = None
         self.started = False
@@ -176,63 +162,39 @@ class SharedStep:
         if page.file.src_uri == self.last:
             workers, self.workers = self.workers, []
             for worker in workers:
-                results = _receive(worker)
-                for name, level, message in results.records:
+                pages, records, error = worker.result()
+                for name, level, message in records:
                     logging.getLogger(name).log(level, message)
-                if results.error is not None:
-                    raise RuntimeError(f"a page failed in a worker process:\n{results.error}")
-                self.adopt(results.pages, args)
+                if error is not None:
+                    raise RuntimeError(f"a page failed in a worker process:\n{error}")
+                self.adopt(pages, args)
             self.finish(args)
 
     def _start(self, args: tuple[Any, ...]) -> None:
         pages = self.pages(args)
         if self.jobs < 2 or len(pages) < 2 * self.jobs:
             return
-        _, *others = shares(pages, self.jobs)
+        _, *others = shares(pages, self.jobs, _source_bytes)
         for share in others:
-            self.workers.append(self._fork(share, args))
+            # A forked worker (generator.processes.Forked) dies with the build: a killed
+            # build leaves none writing pages.
+            self.workers.append(Forked(functools.partial(self._work, share, args)))
             self.theirs.update(f.src_uri for f in share)
         self.last = pages[-1].src_uri
 
-    def _fork(self, share: list[File], args: tuple[Any, ...]) -> _Worker:
-        reader, writer = os.pipe()
-        parent = os.getpid()
-        pid = os.fork()
-        if pid == 0:  # the worker: work, send, and leave without the main process's exit code
-            code = 1
-            try:
-                die_with_parent(parent)  # a killed build leaves no worker writing pages
-                os.close(reader)
-                results = Results()
-                _collect_logs(results.records)
-                try:
-                    for file in share:
-                        results.pages[file.src_uri] = self.run(file, args)
-                except BaseException:  # sent: the main process fails the build with it
-                    results.error = traceback.format_exc()
-                sent = (results.pages, results.records, results.error)  # plain data only
-                with os.fdopen(writer, "wb") as out:
-                    pickle.dump(sent, out, protocol=pickle.HIGHEST_PROTOCOL)
-                code = 0
-            except BaseException:  # nothing could be sent: say why, where mkdocs would
-                traceback.print_exc()
-            finally:
-                os._exit(code)
-        os.close(writer)
-        return _Worker(pid, reader, len(share))
-
-
-def _receive(worker: _Worker) -> Results:
-    with os.fdopen(worker.reader, "rb") as source:
-        payload = source.read()
-    _, status = os.waitpid(worker.pid, 0)
-    if not payload:
-        raise RuntimeError(
-            f"a worker process doing {worker.pages} pages ended without sending them (exit"
-            f" status {status}); `python -m mkdocs build` does them in one process"
-        )
-    pages, records, error = pickle.loads(payload)
-    return Results(pages, records, error)
+    def _work(self, share: list[File], args: tuple[Any, ...]) -> Sent:
+        """In a worker: every page of ``share``, then its results, its log records and the
+        error that stopped it, as plain data (a page's failure is sent with the records
+        logged before it, and fails the build in the main process)."""
+        pages: dict[str, Any] = {}
+        records: list[Record] = []
+        _collect_logs(records)
+        try:
+            for file in share:
+                pages[file.src_uri] = self.run(file, args)
+        except BaseException:
+            return pages, records, traceback.format_exc()
+        return pages, records, None
 
 
 class Conversion(SharedStep):
