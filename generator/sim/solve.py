@@ -537,6 +537,7 @@ def solve(
     estimated memory exceeds ``max_memory_bytes``.
     """
     geo = geometry(rules)
+    start = starting_point(rules, start)
     store = (
         Checkpoints(solution_path(cache_dir, rules, tolerance, start), resume=use_cache)
         if cache_dir is not None
@@ -564,7 +565,7 @@ def solve(
             f" about {needed / 2**30:.2f} GiB"
         )
     compile_seconds = warm_up(rules)
-    solution = _solve(rules, geo, tolerance, progress, store, starting_point(rules, start))
+    solution = _solve(rules, geo, tolerance, progress, store, start)
     return dataclasses.replace(solution, compile_seconds=compile_seconds)
 
 
