@@ -8,6 +8,7 @@ without touching any test.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 import shutil
 from collections.abc import Iterator
@@ -273,3 +274,13 @@ def copy_project(target: Path) -> Path:
     for page in (ROOT / "docs").glob("*.md"):
         shutil.copy(page, target / "docs" / page.name)
     return target
+
+
+def folder_digest(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` by its relative path, as the SHA-256 of its bytes: two
+    builds compared file for file."""
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }

@@ -4,12 +4,12 @@ by ``--strict``, whichever process did the page."""
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import folder_digest
 
 from generator.site.mkdocs_parallel import JOBS_VARIABLE
 
@@ -70,21 +70,13 @@ def _build(project: Path, jobs: int, site: str) -> subprocess.CompletedProcess[s
     )
 
 
-def _digest(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="sharing needs os.fork")
 def test_shared_pages_make_the_same_site_as_one_process(tmp_path: Path) -> None:
     project = _project(tmp_path)
     alone, shared = _build(project, 1, "alone"), _build(project, 2, "shared")
     assert alone.returncode == 0, alone.stderr
     assert shared.returncode == 0, shared.stderr
-    first, second = _digest(project / "alone"), _digest(project / "shared")
+    first, second = folder_digest(project / "alone"), folder_digest(project / "shared")
     assert len(first) > 9 and "search/search_index.json" in first
     assert sorted(first) == sorted(second)
     assert [name for name in first if first[name] != second[name]] == []

@@ -8,7 +8,6 @@ every check shares the same build.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import itertools
 import json
@@ -20,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from conftest import copy_project, folder_digest
 
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.site.edition import load_editions
@@ -170,14 +169,6 @@ def test_strict_build_validates_anchors() -> None:
     assert re.search(r"^\s+anchors: warn", config, re.M)
 
 
-def _digest(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_build_is_deterministic(
     root: Path, site: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -187,13 +178,13 @@ def test_build_is_deterministic(
     monkeypatch.setenv(JOBS_VARIABLE, "1")
     again = root / "site-again"
     mkdocs_build(root, again, {r.id for r in catalog.rulings()})
-    first, second = _digest(site), _digest(again)
+    first, second = folder_digest(site), folder_digest(again)
     assert sorted(first) == sorted(second)
     assert [n for n in first if first[n] != second[n]] == []
 
 
 def test_failed_builds_keep_the_previous_site(tmp_path: Path, root: Path, site: Path) -> None:
-    before = _digest(site)
+    before = folder_digest(site)
     broken = copy_project(tmp_path / "broken")
     shutil.copytree(site, broken / "site")
     variant = next(
@@ -205,7 +196,7 @@ def test_failed_builds_keep_the_previous_site(tmp_path: Path, root: Path, site: 
     variant.write_text(re.sub(r"^kind: .*$", "kind: folklore", text, count=1, flags=re.M))
     with pytest.raises(BuildError, match="folklore"):
         build(BuildOptions(root=broken, simulate=False, log=lambda _: None))
-    assert _digest(broken / "site") == before
+    assert folder_digest(broken / "site") == before
 
 
 def test_a_page_mkdocs_rejects_keeps_the_previous_site(
@@ -214,12 +205,12 @@ def test_a_page_mkdocs_rejects_keeps_the_previous_site(
     """Rendering succeeded but ``mkdocs build --strict`` fails: site/ is left as it was."""
     broken = tmp_path / "rejected"
     shutil.copytree(root, broken, ignore=shutil.ignore_patterns("site-again"))
-    before = _digest(broken / "site")
+    before = folder_digest(broken / "site")
     about = broken / "docs" / "about.md"
     about.write_text(about.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n")
     with pytest.raises(BuildError, match="no-such-page"):
         mkdocs_build(broken, broken / "site", {r.id for r in catalog.rulings()})
-    assert _digest(broken / "site") == before
+    assert folder_digest(broken / "site") == before
 
 
 def test_the_site_is_stamped_and_world_readable(site: Path) -> None:
@@ -252,10 +243,10 @@ def test_a_rebuild_with_nothing_changed_reuses_its_pages(
     monkeypatch.setattr(pipeline, "_generate", counted)
     build(BuildOptions(root=copy, simulate=False, log=lambda _: None))
     assert calls == []
-    assert _digest(copy / "site") == _digest(site)
+    assert folder_digest(copy / "site") == folder_digest(site)
 
     variant = sorted((copy / "variants").glob("finkel*.yml"))[0]
     variant.write_text(variant.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
     build(BuildOptions(root=copy, simulate=False, log=lambda _: None))
     assert calls == ["generate"]
-    assert _digest(copy / "site") == _digest(site)
+    assert folder_digest(copy / "site") == folder_digest(site)
