@@ -259,7 +259,7 @@ def test_refresh_checks_again_and_replaces_the_cached_tally(tmp_path: Path) -> N
 
 def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The build's option reaches the simulation suite, the solver and the claim checks."""
-    from generator.measure import claims, exact, suite
+    from generator.measure import claims, cross_checks, exact, suite
     from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
     from generator.site.pipeline import BuildOptions, measure_settings
@@ -326,11 +326,12 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
 ) -> None:
     """End to end through the command line: the solver (faulty here) gives a chance of winning
     of 1.5; the build exits 1 with one line naming the figure, and the previous site stays.
-    (The simulations and claim checks are left out: they are not what is tested, and slow.)"""
+    (The simulations, claim checks and cross-checks are left out: they are not what is tested,
+    and slow.)"""
     from conftest import copy_project
 
     from generator.cli import main
-    from generator.measure import claims, exact, suite
+    from generator.measure import claims, cross_checks, exact, suite
     from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
     from generator.site.site_folder import STAMP
@@ -352,12 +353,14 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
     monkeypatch.setattr(
         claims, "check_claim", lambda *a: ClaimResult("c", "v", "k", "supported", "skipped", "")
     )
+    monkeypatch.setattr(cross_checks, "same_game_swaps", lambda catalog: iter(()))
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
     capsys.readouterr()
     assert main(["--root", str(root), "build", "--jobs", "1"]) == 1
     out = capsys.readouterr()
     *progress, error = out.err.strip().splitlines()
-    assert all(line.startswith(("solved ", "claim ")) for line in progress), out.err
+    steps = ("solved ", "claim ", "engine cross-checks: ")
+    assert all(line.startswith(steps) for line in progress), out.err
     assert error.startswith("impossible figure, not published: exact ") and " 1.5 " in error
     assert error.endswith("a fault in the simulator or solver") and len(error) < 400, error
     assert "Traceback" not in out.err + out.out

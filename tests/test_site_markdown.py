@@ -25,12 +25,12 @@ import yaml
 from browser.citeformats import bibtex_problems, csl_problems, plain_problems, ris_problems
 from pybtex.database import parse_string
 
+from generator.engine.equivalence import compare_rulings, sampled_agreement, swapped_rules
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.site.cite import Citation, site_url
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
-from generator.site.equivalence import compare_rulings, sampled_agreement, swapped_rules
 from generator.site.generate import all_files, citation_files, generated_config
 from generator.site.render import code_span, environment, markdown_text, relative_link
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
-from generator.sim.cache_files import CACHE_FORMAT, read_json, write_json
+from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
 from generator.sim.claim_checks import (
     CLAIMS_VERSION,
     CheckSettings,
@@ -51,8 +50,7 @@ def _verdict_path(settings: Settings, catalogue: str, claim: str) -> Path:
         "engine": ENGINE_VERSION,
         "claims": CLAIMS_VERSION,
     }
-    key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-    return settings.cache_root / "claims" / f"verdict-{key}.v{CACHE_FORMAT}.json"
+    return settings.cache_root / "claims" / f"verdict-{content_key(payload)}.v{CACHE_FORMAT}.json"
 
 
 def _cached_verdict(path: Path) -> ClaimResult | None:

@@ -14,6 +14,7 @@ from typing import Any
 from generator.measure.agents import AGENTS
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results, Settings, Step
+from generator.measure.cross_checks import CROSS_CHECKS
 from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
@@ -22,7 +23,15 @@ from generator.model.catalog import Catalog
 from generator.processes import Forked
 from generator.sim.sanity import FigureError
 
-STEPS: tuple[Step[Any], ...] = (SUITE, AGENTS, EXACT, EXACT_EFFECTS, FULL_GAMES, CLAIMS)
+STEPS: tuple[Step[Any], ...] = (
+    SUITE,
+    AGENTS,
+    EXACT,
+    EXACT_EFFECTS,
+    FULL_GAMES,
+    CLAIMS,
+    CROSS_CHECKS,
+)
 """Every measurement the build runs, in this order."""
 
 

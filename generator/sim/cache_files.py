@@ -51,6 +51,12 @@ def _payload_checksum(payload: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def content_key(payload: Any) -> str:
+    """The SHA-256 of ``payload`` (plain JSON values) as sorted JSON: a cache entry's key,
+    from everything that decides the entry."""
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
 def write_json(path: Path, payload: Any) -> None:
     """Save ``payload`` (plain JSON values) with its format version and checksum."""
     envelope = {"format": CACHE_FORMAT, "sha256": _payload_checksum(payload), "payload": payload}

@@ -36,8 +36,6 @@ damaged file is reported and computed around.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import math
 import random
 import re
@@ -57,7 +55,13 @@ from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import Catalog
 from generator.model.variant import Claim, Evidence, Ruling, SourceKind
 from generator.sim import results_files
-from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
+from generator.sim.cache_files import (
+    CACHE_FORMAT,
+    content_key,
+    read_json,
+    report_damaged,
+    write_json,
+)
 from generator.sim.records import SIM_VERSION
 from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
@@ -914,7 +918,7 @@ def _key(kind: str, rules: Rules, extra: dict[str, Any]) -> str:
         "claims": CLAIMS_VERSION,
         **extra,
     }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+    return content_key(payload)
 
 
 Figure = TypeVar("Figure")

@@ -1,6 +1,6 @@
 """The comparison: every question against every variant (``/compare/``), and one page per
 pair of variants (``/compare/<a>--<b>/``) listing exactly what differs and whether it changes
-the game, as the engine decides (:mod:`generator.site.equivalence`).
+the game, as the engine decides (:mod:`generator.engine.equivalence`).
 
 Pages are made for every pair of variants: each is small, and a reader may ask about any pair.
 """
@@ -13,18 +13,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from generator.engine.equivalence import Verdict, compare_rulings
 from generator.engine.rules import compile_rules
+from generator.measure.cross_checks import CrossChecks
 from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
-from generator.site.equivalence import Verdict, compare_rulings, sampled_agreement, swapped_rules
 from generator.site.render import environment, render
 from generator.site.vocabulary import Vocabulary
-
-SAMPLED_POSITIONS = 100
-"""Positions of random games per engine cross-check of a "plays identically" verdict (every
-throw is tried at each)."""
-
 
 SHOW_CHOICES = {
     "all": "every question",
@@ -120,12 +116,14 @@ class ExactVerdict:
 
 
 class Comparer:
-    """Engine verdicts, computed once per (host variant, replacing ruling)."""
+    """Engine verdicts, computed once per (host variant, replacing ruling), and the
+    measurement's random-game cross-checks of those that say "plays identically" (None: not
+    measured)."""
 
-    def __init__(self, ctx: SiteContext) -> None:
+    def __init__(self, ctx: SiteContext, cross_checks: CrossChecks | None = None) -> None:
         self.ctx = ctx
         self.verdict = cache(self._verdict)
-        self.sampled = cache(self._sampled)
+        self.cross_checks = cross_checks or {}
 
     def _verdict(self, host: str, other: str) -> Verdict:
         resolved = self.ctx.resolved[host]
@@ -134,14 +132,10 @@ class Comparer:
             self.ctx.catalog, resolved, resolved.rulings[ruling.question], ruling
         )
 
-    def _sampled(self, host: str, other: str) -> tuple[int, int] | None:
-        resolved = self.ctx.resolved[host]
-        mixed = swapped_rules(self.ctx.catalog, resolved, self.ctx.rulings[other])
-        if mixed is None:
-            return None
-        return sampled_agreement(
-            compile_rules(resolved), mixed, positions=SAMPLED_POSITIONS, seed=0
-        )
+    def sampled(self, host: str, other: str) -> tuple[int, int] | None:
+        """(positions, positions where the moves differ) of the verdict's cross-check."""
+        check = self.cross_checks.get((host, other))
+        return None if check is None else (check.positions, check.differing)
 
 
 def comparison_rows(ctx: SiteContext, comparer: Comparer) -> list[Row]:

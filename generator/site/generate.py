@@ -6,6 +6,7 @@ from collections.abc import Collection
 
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results
+from generator.measure.cross_checks import CROSS_CHECKS
 from generator.processes import Forked
 from generator.site.cite import AUTHOR, bibliography_bib, bibliography_json, bibliography_ris
 from generator.site.claims_page import claims_page
@@ -68,7 +69,7 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
     measured = measured_figures(ctx, results)
 
     def comparison() -> dict[str, str]:
-        comparer = Comparer(ctx)
+        comparer = Comparer(ctx, results.get(CROSS_CHECKS) if results else None)
         pairs = pair_pages(ctx, comparer, measured.per_variant, measured.per_question)
         return {**compare_index(ctx, comparer), **pairs}
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import yaml
 
+from generator.engine.equivalence import same_game_groups, value_verdict
 from generator.model.variant import Evidence, Ruling, Source
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
-from generator.site.equivalence import same_game_groups, value_verdict
 from generator.site.render import environment, render
 
 DATA = Path(__file__).parent / "data"

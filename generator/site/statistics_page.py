@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from generator.engine.equivalence import same_game_groups
 from generator.measure.agents import AGENTS, AgentScores
 from generator.measure.core import Results
 from generator.measure.exact import EXACT, ExactValues
@@ -21,7 +22,6 @@ from generator.model.variant import Question, Variant
 from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, Skipped
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
 from generator.site.context import SiteContext, question_page, variant_page
-from generator.site.equivalence import same_game_groups
 from generator.site.full_games_view import full_games_view
 from generator.site.render import environment, figure, render
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from generator.engine.equivalence import Verdict, compare_rulings
 from generator.engine.rules import compile_rules
 from generator.model.variant import Citation, Evidence, Question, Ruling
 from generator.site.board import MovePath, board_svg, route_description, square_names
@@ -20,7 +21,6 @@ from generator.site.context import (
     question_page,
     variant_page,
 )
-from generator.site.equivalence import Verdict, compare_rulings
 from generator.site.examples import (
     Example,
     ExampleWords,

@@ -14,8 +14,9 @@ never by hand, in two independent ways:
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -128,3 +129,25 @@ def _sampled_agreement(a: Rules, b: Rules, positions: int, seed: int) -> tuple[i
         options = successors(a, position, throw)
         position = options[rng.randrange(len(options))][1]
     return checked, disagreements
+
+
+def same_game_swaps(catalog: Catalog) -> Iterator[tuple[str, Ruling]]:
+    """Each (rulebook, another rulebook's ruling) that :func:`compare_rulings` calls the same
+    game and both rules can play: for every pair of rulebooks in id order and every question
+    the engine plays that both answer, differently, the second's ruling put into the first's
+    game (the pair's "plays identically" verdicts, cross-checked by :func:`sampled_agreement`)."""
+    resolved = {vid: catalog.resolve(vid) for vid in sorted(catalog.variants)}
+    seen: set[tuple[str, str]] = set()
+    for a, b in itertools.combinations(resolved, 2):
+        for question in catalog.questions.values():
+            own = resolved[a].rulings.get(question.id)
+            other = resolved[b].rulings.get(question.id)
+            if not question.drives_engine or own is None or other is None:
+                continue
+            if own.value == other.value:
+                continue
+            if (a, other.id) in seen:  # a ruling several rulebooks inherit
+                continue
+            seen.add((a, other.id))
+            if not compare_rulings(catalog, resolved[a], own, other).changes_play:
+                yield a, other  # so both rules compile: a mix that cannot changes play
