@@ -258,7 +258,9 @@ def test_refresh_checks_again_and_replaces_the_cached_tally(tmp_path: Path) -> N
 
 
 def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The build's option reaches the simulation suite, the solver and the claim checks."""
+    """The build's option reaches the simulation suite, the solver, the claim checks and the
+    engine cross-checks."""
+    from generator.engine.equivalence import same_game_swaps
     from generator.measure import claims, cross_checks, exact, suite
     from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
@@ -284,6 +286,12 @@ def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(claims, "check_claim", fake_check)
     monkeypatch.setattr(exact, "read_results", lambda: None)  # every game solved, none read
     catalog = repository_catalog()
+    one_swap = next(same_game_swaps(catalog))
+    played: list[object] = []
+    monkeypatch.setattr(cross_checks, "same_game_swaps", lambda catalog: iter([one_swap]))
+    monkeypatch.setattr(
+        cross_checks, "sampled_agreement", lambda *a, **k: played.append(a) or (100, 0)
+    )
     for refresh in (False, True):
         for values in seen.values():
             values.clear()
@@ -293,6 +301,10 @@ def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.M
         exact.solve_exact(catalog, settings)
         claims.check_claims(catalog, settings)
         assert seen == {"suite": {not refresh}, "solve": {not refresh}, "claims": {refresh}}
+        played.clear()
+        cross_checks.cross_check(catalog, settings)  # played, or read from the cache
+        cross_checks.cross_check(catalog, settings)
+        assert len(played) == (2 if refresh else 1)
 
 
 def test_a_cached_claim_verdict_keeps_the_order_of_its_numbers(
