@@ -3,6 +3,7 @@ claim verdicts are cached by everything they depend on."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -11,7 +12,9 @@ from conftest import VARIANTS
 
 from generator.measure import claims
 from generator.measure.core import Settings, Step
+from generator.measure.cross_checks import CROSS_CHECKS
 from generator.measure.steps import STEPS, measure
+from generator.measure.suite import SUITE
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.model.variant import Claim
 from generator.sim.claim_checks import CheckSettings, ClaimResult
@@ -34,6 +37,20 @@ def test_results_are_read_by_step_and_impossible_figures_stop_the_measurement(
     assert results.of(ok) == 0.5 and results.get(bad) is None
     with pytest.raises(FigureError, match="is no share"):
         measure(catalog, settings, steps=(ok, bad))
+
+
+def test_with_two_jobs_the_suite_and_cross_checks_run_here_and_the_rest_beside_them(
+    tmp_path: Path,
+) -> None:
+    def where(name: str) -> Step[int]:
+        return Step(name, lambda catalog, settings: os.getpid(), lambda value: [])
+
+    suite, checks, other = where(SUITE.name), where(CROSS_CHECKS.name), where("other")
+    catalog = Catalog(root=tmp_path)
+    shared = measure(catalog, Settings(cache_root=tmp_path, jobs=2), (other, suite, checks))
+    assert shared.of(suite) == shared.of(checks) == os.getpid() != shared.of(other)
+    alone = measure(catalog, Settings(cache_root=tmp_path, jobs=1), (other, suite, checks))
+    assert alone.of(suite) == alone.of(checks) == alone.of(other) == os.getpid()
 
 
 @pytest.fixture

@@ -25,14 +25,20 @@ from generator.sim.sanity import FigureError
 
 STEPS: tuple[Step[Any], ...] = (
     SUITE,
+    CROSS_CHECKS,
     AGENTS,
     EXACT,
     EXACT_EFFECTS,
     FULL_GAMES,
     CLAIMS,
-    CROSS_CHECKS,
 )
 """Every measurement the build runs, in this order."""
+
+HERE = frozenset({SUITE.name, CROSS_CHECKS.name})
+"""The steps run in the build's own process when another runs the rest: the simulation
+suite, which spreads its games over worker processes itself, and after it the engine
+cross-checks (seconds of the engine from a cold cache, about the sum of the other steps
+when the suite reads committed runs)."""
 
 
 def measure(catalog: Catalog, settings: Settings, steps: tuple[Step[Any], ...] = STEPS) -> Results:
@@ -40,18 +46,23 @@ def measure(catalog: Catalog, settings: Settings, steps: tuple[Step[Any], ...] =
     :class:`~generator.sim.sanity.FigureError` naming each impossible one, so nothing is
     published from a damaged measurement.
 
-    The steps are independent. With more than one job, the first (the simulation suite, which
-    spreads its games over ``jobs`` worker processes itself) runs here while the others run
-    one after another in a forked process, using the core the suite's workers leave idle
-    while it compiles and between its batches; each step computes the same result either way.
+    The steps are independent. With more than one job, those of :data:`HERE` (or else the
+    first) run here while the others run one after another in a forked process, using the
+    core the suite's workers leave idle while it compiles and between its batches; each step
+    computes the same result either way.
     """
-    if settings.jobs > 1 and len(steps) > 1:
-        first, rest = steps[0], steps[1:]
-        with Forked(lambda: {step.name: step.run(catalog, settings) for step in rest}) as later:
-            by_step = {first.name: first.run(catalog, settings)}
+
+    def run(chosen: list[Step[Any]]) -> dict[str, Any]:
+        return {step.name: step.run(catalog, settings) for step in chosen}
+
+    here = [step for step in steps if step.name in HERE] or list(steps[:1])
+    rest = [step for step in steps if step not in here]
+    if settings.jobs > 1 and rest:
+        with Forked(lambda: run(rest)) as later:
+            by_step = run(here)
             by_step.update(later.result())
     else:
-        by_step = {step.name: step.run(catalog, settings) for step in steps}
+        by_step = run(list(steps))
     problems = [p for step in steps for p in step.problems(by_step[step.name])]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
