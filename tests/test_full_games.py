@@ -283,6 +283,9 @@ def test_the_statistics_pages_say_what_the_full_games_show(
         assert f"[{catalog.variants[vid].short}]" in section, vid
     for workshop in ("ur-variants", "results/", "Positions", "Memory", "statistics/method"):
         assert workshop not in section, f"{workshop!r} belongs on the page for implementers"
+    # Who else publishes a value is named as a reader knows them, not by a code repository.
+    assert "publish 51.5404732509 %" in section
+    assert "game_of_ur" not in section and "Olieslagers/" not in section
     method = html.unescape(str(figures.files["statistics/method.md"]))
     for record in found.solved.values():
         if record.same_game_as is None:

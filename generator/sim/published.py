@@ -62,8 +62,12 @@ def finkel_variant(catalog: Catalog) -> str | None:
     return None
 
 
+SOLVED_BY = "RoyalUr.net and Jeroen Olieslagers' independent solver"
+"""Who publishes the values below, in words a reader knows them by (the solver is
+JeroenOlieslagers/game_of_ur on GitHub)."""
+
 PERFECT_FIRST_PLAYER: dict[str, dict[str, Any]] = {
-    vid: {"value": value, "decimals": 10, "source": "RoyalUr.net and JeroenOlieslagers/game_of_ur"}
+    vid: {"value": value, "decimals": 10, "source": SOLVED_BY}
     for vid, value in (
         ("royalur-finkel", 0.515404732509),
         ("royalur-blitz", 0.504052555093),
