@@ -3,6 +3,7 @@ committed results (generator/sim/exact_effects.py, generator/sim/agent_check.py)
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,30 @@ def test_counts_say_which_changes_move_the_first_players_chance() -> None:
     assert (counts["first_perfect"], counts["first_random"]) == (2, 1)
     assert (counts["evaluated"], counts["moving"], counts["zero"]) == (3, 2, 1)
     assert [r.question for r in found.largest("perfect_first")] == ["perfect", "both"]
+
+
+def test_rulebooks_playing_one_change_of_one_game_show_one_effect() -> None:
+    """The statistics page's table of the largest effects gives one row per effect: rulebooks
+    worded differently whose change makes one game of one game are listed together, a
+    rulebook whose change makes another game keeps its own row."""
+    from generator.measure.exact_effects import ExactEffects
+
+    def changed(vid: str, games: tuple[str, str], perfect: float) -> EffectRecord:
+        after = ExactFigures(3, 10, perfect, 50.0, 0.5, 40.0, 0.8, 0.7, 0.1)
+        base = EffectRecord(vid, "route", "murray", 3, vid, vid + "'", figures(0.5), after)
+        return dataclasses.replace(base, games=games)
+
+    records = [
+        changed("spanish", ("finkel", "finkel on murray"), 0.48),
+        changed("english", ("english", "english on murray"), 0.47),
+        changed("french", ("finkel", "finkel on murray"), 0.48),
+    ]
+    found = ExactEffects(by_change={(r.variant, r.question, r.value): r for r in records})
+    rows = found.largest_games("perfect_first")
+    assert [[r.variant for r in row] for row in rows] == [["english"], ["french", "spanish"]]
+    assert [[r.variant for r in row] for row in found.largest_games("perfect_first", 1)] == [
+        ["english"]
+    ]
 
 
 def test_a_change_of_piece_count_is_not_shown_at_fewer_pieces(catalog: Catalog) -> None:

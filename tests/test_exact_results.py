@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import VARIANTS
 
 from generator.engine.rules import compile_rules
 from generator.model.catalog import Catalog
@@ -38,6 +39,30 @@ def test_committed_effects_are_current_and_complete(
     )
     for key in ("command", "commit", "date", "machine"):
         assert committed[key]
+
+
+def test_rulebooks_worded_differently_share_the_games_of_a_change(
+    catalog: Catalog, committed: dict[str, Any]
+) -> None:
+    """Read against the catalogue, each record knows the games it compares by their effect:
+    the English and Spanish pages' Finkel, worded differently (different rule content), play
+    one game, and still one game with three binary dice; with Murray's route they differ
+    (the English page does not limit captures to the shared squares)."""
+    current = {
+        (r.variant, r.question, str(r.value)): r for r in current_records(catalog, committed)
+    }
+
+    def both(question: str, value: str) -> tuple[Any, Any]:
+        return tuple(
+            current[(vid, question, value)] for vid in ("finkel-english", "finkel-spanish")
+        )
+
+    english, spanish = both("dice", "three-binary")
+    assert english.baseline_key != spanish.baseline_key
+    assert english.games is not None and english.games == spanish.games
+    english, spanish = both("route", "murray-royalur")
+    assert english.games is not None and spanish.games is not None
+    assert english.games[0] == spanish.games[0] and english.games[1] != spanish.games[1]
 
 
 def test_one_committed_effect_recomputes(catalog: Catalog, committed: dict[str, Any]) -> None:
@@ -131,3 +156,40 @@ def test_the_build_reads_committed_values_that_a_solve_reproduces(
         solved_now = exact.solve_exact(catalog, settings)
     assert (tmp_path / "solve").exists()
     assert [v.pieces for v in solved_now.values["royalur-finkel"]] == [1]
+
+
+def test_the_statistics_page_gives_each_exact_figure_once_a_game(
+    catalog: Catalog, tiny_suite: Any, tmp_path: Path
+) -> None:
+    """The tables of the largest exact effects and of exact skill give one row per game:
+    rulebooks that play one game (or one change of one game) share it, every simulated
+    rulebook is named in the skill table, and no row repeats another's figures."""
+    import html
+
+    from generator.measure.core import Results, Settings
+    from generator.measure.exact_effects import EXACT_EFFECTS, read_exact_effects
+    from generator.measure.suite import SUITE
+    from generator.site.context import SiteContext
+    from generator.site.edition import load_editions
+    from generator.site.statistics_page import statistics_files
+
+    exact = read_exact_effects(catalog, Settings(cache_root=tmp_path, log=lambda _: None))
+    results = Results(0, {SUITE.name: tiny_suite, EXACT_EFFECTS.name: exact})
+    ctx = SiteContext(catalog, None, load_editions(VARIANTS))
+    page = html.unescape(str(statistics_files(ctx, results).files["statistics/index.md"]))
+
+    def rows(heading: str) -> list[str]:
+        section = page[page.index(heading) :]
+        table = section[section.index("|---") :].split("\n\n")[0]
+        return table.splitlines()[1:]
+
+    largest = rows("The largest exact effects")
+    assert len(largest) == 10
+    figures = [row.split(" | ", 1)[1] for row in largest]
+    assert len(set(figures)) == len(figures), "two rows give one effect"
+    assert any(" and [" in row for row in largest), "no effect shared by rulebooks of one game"
+    skill = rows("## Skill, exactly")
+    simulated = [v for v in catalog.variants.values() if v.simulate]
+    for variant in simulated:
+        assert sum(f"[{variant.short}]" in row for row in skill) == 1, variant.id
+    assert len(skill) < len(simulated)

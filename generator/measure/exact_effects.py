@@ -59,6 +59,17 @@ class ExactEffects:
         moving = self.moving(figure)
         return sorted(moving, key=lambda r: (-abs(r.effect(figure) or 0.0), r.variant))[:count]
 
+    def largest_games(self, figure: str, count: int = 10) -> list[list[EffectRecord]]:
+        """The ``count`` largest exact effects on ``figure``, largest first, each as the
+        records of every rulebook that plays it: rulebooks worded differently that play one
+        game, changed the same way into one game (:attr:`EffectRecord.games`), show one
+        effect, not one row each."""
+        groups: dict[object, list[EffectRecord]] = {}
+        for record in self.largest(figure, len(self.records)):
+            same = (record.games, record.question, canonical(record.value))
+            groups.setdefault(same if record.games else record, []).append(record)
+        return list(groups.values())[:count]
+
     def counts(self) -> dict[str, int]:
         """How many changes were evaluated, move some exact figure, are exactly zero, show
         only in the full game (a change of the number of pieces), and move the first

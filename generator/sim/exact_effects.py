@@ -42,7 +42,7 @@ from generator.sim.policy_eval import (
     ExactFigures,
     exact_figures,
 )
-from generator.sim.solve import estimate, rules_key, with_pieces
+from generator.sim.solve import estimate, game_key, rules_key, with_pieces
 from generator.sim.solve_space import colour_symmetric, entry_groups
 from generator.sim.variation import Change, canonical
 
@@ -108,6 +108,11 @@ class EffectRecord:
     changed: ExactFigures | None
     reason: str | None = None
     """Why no exact figures: the change shows only with more pieces than are solvable."""
+    games: tuple[str, str] | None = dataclasses.field(default=None, compare=False)
+    """The games the two rulebooks play at ``pieces`` (:func:`generator.sim.solve.game_key`,
+    the rules' effect, not their wording): rulebooks worded differently whose change makes
+    the same game of the same game share them. Found when read against the catalogue
+    (:func:`current_records`), not stored."""
 
     @property
     def change(self) -> Change:
@@ -394,9 +399,13 @@ def current_records(catalog: Catalog, results: dict[str, Any]) -> Iterator[Effec
         if record.reason is not None:
             yield record
             continue
-        keys = tuple(fingerprint(with_pieces(compile_rules(game), record.pieces)) for game in found)
-        if keys == (record.baseline_key, record.changed_key):
-            yield record
+        small = [with_pieces(compile_rules(game), record.pieces) for game in found]
+        if (fingerprint(small[0]), fingerprint(small[1])) == (
+            record.baseline_key,
+            record.changed_key,
+        ):
+            games = (game_key(small[0], TOLERANCE), game_key(small[1], TOLERANCE))
+            yield dataclasses.replace(record, games=games)
 
 
 __all__ = [
