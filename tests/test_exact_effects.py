@@ -173,7 +173,12 @@ def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> 
 
 def test_question_rows_show_the_exact_effect_and_call_a_zero_effect_no_effect() -> None:
     moved = render_effect_row(record(figures(0.5), figures(0.5123)))
-    assert "first player +1.23 points in perfect play" in moved
+    assert (
+        "the first player's chance +1.23 points with perfect play, +1.23 with random play;"
+        " game length +0.0 throws with perfect play, +0.0 throws with random play" in moved
+    )
+    endless = render_effect_row(record(figures(0.5, None), figures(0.5123)))
+    assert "game length unbounded with perfect play" in endless
     assert (
         "(three pieces a side) | a different game, computed exactly with three pieces a side |"
         in moved
