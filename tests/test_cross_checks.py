@@ -50,3 +50,29 @@ def test_a_verdict_the_games_contradict_is_not_published(
         measure(catalog, settings, steps=(CROSS_CHECKS,))
     fine = CrossCheck(first[0], first[1].id, POSITIONS, 0)
     assert CROSS_CHECKS.problems({(fine.host, fine.ruling): fine}) == []
+
+
+def test_a_pair_page_reports_the_cross_checks_of_both_rulebooks() -> None:
+    """A difference the engine calls the same game both ways is checked both ways: each
+    rulebook's ruling played in the other's game; the pair page sums what both found."""
+    from generator.site.compare_pages import Comparer, Sampled, pair_differences
+    from generator.site.context import SiteContext
+    from generator.site.edition import load_editions
+
+    catalog = load_valid_catalog(VARIANTS)
+    swaps = {(host, ruling.id) for host, ruling in same_game_swaps(catalog)}
+    ctx = SiteContext(catalog, None, load_editions(VARIANTS))
+    a, b = "bell-1960", "royalur-finkel"
+    question = "capture-zone"
+    ra, rb = (ctx.resolved[v].rulings[question] for v in (a, b))
+    assert {(a, rb.id), (b, ra.id)} <= swaps, "the example no longer plays alike both ways"
+    checks = {
+        (a, rb.id): CrossCheck(a, rb.id, POSITIONS, 0),
+        (b, ra.id): CrossCheck(b, ra.id, POSITIONS, 1),
+    }
+    found = pair_differences(ctx, Comparer(ctx, checks), a, b, {})
+    difference = next(d for d in found if d.question.id == question)
+    assert not difference.changes_play
+    assert difference.sampled == Sampled(2 * POSITIONS, 1, 2)
+    only_a = pair_differences(ctx, Comparer(ctx, {(a, rb.id): checks[a, rb.id]}), a, b, {})
+    assert next(d for d in only_a if d.question.id == question).sampled == Sampled(POSITIONS, 0, 1)

@@ -134,8 +134,9 @@ def _sampled_agreement(a: Rules, b: Rules, positions: int, seed: int) -> tuple[i
 def same_game_swaps(catalog: Catalog) -> Iterator[tuple[str, Ruling]]:
     """Each (rulebook, another rulebook's ruling) that :func:`compare_rulings` calls the same
     game and both rules can play: for every pair of rulebooks in id order and every question
-    the engine plays that both answer, differently, the second's ruling put into the first's
-    game (the pair's "plays identically" verdicts, cross-checked by :func:`sampled_agreement`)."""
+    the engine plays that both answer, differently, each one's ruling put into the other's
+    game (the pair's "plays identically" verdicts, both ways, cross-checked by
+    :func:`sampled_agreement`)."""
     resolved = {vid: catalog.resolve(vid) for vid in sorted(catalog.variants)}
     seen: set[tuple[str, str]] = set()
     for a, b in itertools.combinations(resolved, 2):
@@ -146,8 +147,9 @@ def same_game_swaps(catalog: Catalog) -> Iterator[tuple[str, Ruling]]:
                 continue
             if own.value == other.value:
                 continue
-            if (a, other.id) in seen:  # a ruling several rulebooks inherit
-                continue
-            seen.add((a, other.id))
-            if not compare_rulings(catalog, resolved[a], own, other).changes_play:
-                yield a, other  # so both rules compile: a mix that cannot changes play
+            for host, hosted, ruling in ((a, own, other), (b, other, own)):
+                if (host, ruling.id) in seen:  # a ruling several rulebooks inherit
+                    continue
+                seen.add((host, ruling.id))
+                if not compare_rulings(catalog, resolved[host], hosted, ruling).changes_play:
+                    yield host, ruling  # so both rules compile: a mix that cannot changes play

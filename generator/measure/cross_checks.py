@@ -4,8 +4,9 @@
 rulebook plays the same game with another rulebook's ruling in place of its own; this step
 plays seeded random games under the rulebook and checks that the mixed rules generate the same
 moves, every throw tried, at each position met (:func:`~generator.engine.equivalence.
-sampled_agreement`), for every such verdict a pair of rulebooks gives
-(:func:`~generator.engine.equivalence.same_game_swaps`). The pair pages print the count. One
+sampled_agreement`), for every such verdict a pair of rulebooks gives, each rulebook's
+ruling in the other's game (:func:`~generator.engine.equivalence.same_game_swaps`). The pair
+pages print the count. One
 position where the moves differ means the two ways disagree: the verdict is not published.
 
 The checks are cached in ``.cache/cross-checks/``, keyed by the SHA-256 of every file under
@@ -30,7 +31,7 @@ from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, writ
 POSITIONS = 100
 """Positions of random games per verdict (every throw is tried at each)."""
 SEED = 0
-CROSS_CHECKS_VERSION = 1
+CROSS_CHECKS_VERSION = 2
 """Raise when what a check plays or records changes: cached checks are played again."""
 
 

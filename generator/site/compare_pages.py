@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -77,7 +78,7 @@ class PairDifference:
     b: Ruling | None
     in_a: Verdict | None
     in_b: Verdict | None
-    sampled: tuple[int, int] | None
+    sampled: Sampled | None
     measured: tuple[Any, ...] = ()
     """Suite effects of making exactly this change in either rulebook."""
 
@@ -132,10 +133,26 @@ class Comparer:
             self.ctx.catalog, resolved, resolved.rulings[ruling.question], ruling
         )
 
-    def sampled(self, host: str, other: str) -> tuple[int, int] | None:
-        """(positions, positions where the moves differ) of the verdict's cross-check."""
-        check = self.cross_checks.get((host, other))
-        return None if check is None else (check.positions, check.differing)
+    def sampled(self, swaps: Iterable[tuple[str, str]]) -> Sampled | None:
+        """The cross-checks of the verdicts on these (host, ruling) swaps, summed (None when
+        none was measured)."""
+        checks = [c for swap in swaps if (c := self.cross_checks.get(swap)) is not None]
+        if not checks:
+            return None
+        return Sampled(
+            sum(c.positions for c in checks), sum(c.differing for c in checks), len(checks)
+        )
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """What the random-game cross-checks of one difference found, over its rulebooks."""
+
+    positions: int
+    differing: int
+    """Positions where the two rules generate different moves for some throw."""
+    rulebooks: int
+    """In how many of the pair's rulebooks the other's ruling was played (1 or 2)."""
 
 
 def comparison_rows(ctx: SiteContext, comparer: Comparer) -> list[Row]:
@@ -267,8 +284,10 @@ def pair_differences(
         in_a = comparer.verdict(a, rb.id) if both and rb else None
         in_b = comparer.verdict(b, ra.id) if both and ra else None
         sampled = None
-        if in_a is not None and not in_a.changes_play and question.drives_engine and rb:
-            sampled = comparer.sampled(a, rb.id)
+        if question.drives_engine and ra and rb and in_a and in_b:
+            same = [(a, rb.id)] if not in_a.changes_play else []
+            same += [(b, ra.id)] if not in_b.changes_play else []
+            sampled = comparer.sampled(same)
         measured = tuple(
             e
             for e in effects.get(question.id, [])
