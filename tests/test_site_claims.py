@@ -103,6 +103,27 @@ def test_minutes_claim_is_only_consistent_with_an_assumed_pace(catalog: Catalog)
     assert far.verdict == NOT_CONSISTENT_WITH_ASSUMPTION
 
 
+def test_a_minutes_claim_is_checked_at_every_piece_count_it_names(catalog: Catalog) -> None:
+    """ "So long with seven pieces, and so long with three": both games are played, and the
+    claim fits only if both parts fit."""
+    settings = CheckSettings(games=200, seed=1, cache_dir=None)
+    both = "A game takes 1 to 1000 minutes with seven pieces, and 1 to 500 with three."
+    result = check_claim(catalog, _claim("game-minutes", both), settings)
+    assert result.verdict == CONSISTENT_WITH_ASSUMPTION
+    seven, three = (
+        float(result.numbers[f"throws per game, with {n} pieces a side"].split()[0])
+        for n in ("seven", "three")
+    )
+    assert seven > 1.5 * three, "the two piece counts were not both played"
+    assert result.numbers["minutes claimed, with three pieces a side"] == "1 to 500"
+    assert "; with three pieces a side: " in result.summary
+    assert "with seven and three pieces a side," in result.method
+    half = "A game takes 1 to 1000 minutes with seven pieces, and 5000 with three."
+    far = check_claim(catalog, _claim("game-minutes", half), settings)
+    assert far.verdict == NOT_CONSISTENT_WITH_ASSUMPTION
+    assert far.numbers["minutes claimed, with three pieces a side"] == "5000"
+
+
 def test_tablet_claim_splits_route_and_piece_count() -> None:
     """On the repository's data: no quotation of the tablet gives a route (unsupported); the
     tablet as Finkel is quoted gives five pieces, so a seven-piece claim is contradicted."""

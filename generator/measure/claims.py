@@ -41,6 +41,12 @@ def catalogue_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
+VERDICTS_VERSION = 1
+"""Bump when a check words its verdict or lists its figures differently from the same
+figures (:data:`CLAIMS_VERSION` keys the figures themselves, committed ones included): cached
+verdicts are checked again, the committed figures still read."""
+
+
 def _verdict_path(settings: Settings, catalogue: str, claim: str) -> Path:
     payload = {
         "catalogue": catalogue,
@@ -49,6 +55,7 @@ def _verdict_path(settings: Settings, catalogue: str, claim: str) -> Path:
         "seed": settings.seed,
         "engine": ENGINE_VERSION,
         "claims": CLAIMS_VERSION,
+        "verdicts": VERDICTS_VERSION,
     }
     return settings.cache_root / "claims" / f"verdict-{content_key(payload)}.v{CACHE_FORMAT}.json"
 

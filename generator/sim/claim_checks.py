@@ -9,7 +9,8 @@ Checks by name (``check:`` in a claim):
 - ``dice-odds``: the odds the claim states (read from its words, "1 in 16") against the exact
   outcome table of the variant's dice.
 - ``game-minutes``: simulated game length in throws, turned into minutes at an explicit
-  seconds-per-throw assumption (:data:`SECONDS_PER_THROW`).
+  seconds-per-throw assumption (:data:`SECONDS_PER_THROW`), at every piece count the claim
+  gives minutes for.
 - ``central-rosette-decides``: exactly, in perfect play with two and three pieces a side, how
   much holding the central rosette (the rosette both routes pass through) raises its holder's
   chance of winning, against the claim's reading of "most games" (its ``reading``). The
@@ -326,44 +327,65 @@ def _game_lengths_cached(rules: Rules, settings: CheckSettings) -> GameLengths:
 
 
 def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
-    """Compare the minutes the claim gives with simulated lengths at the assumed paces."""
+    """Compare the minutes the claim gives with simulated lengths at the assumed paces, for
+    every piece count it gives minutes for ("twenty to thirty minutes with seven pieces, and
+    ten with three": the rulebook's game played with seven and with three pieces a side); a
+    claim that names no count speaks of the rulebook's own."""
     rules = compile_rules(catalog.resolve(claim.variant))
-    lengths = _game_lengths_cached(rules, settings)
-    mean = lengths.mean
-    half = 1.96 * lengths.deviation / math.sqrt(lengths.finished)
+    named = sorted({n for _, _, n in _claimed_ranges(claim.claim) if n is not None}, reverse=True)
+    counts = named or [rules.pieces]
     fast, typical, slow = SECONDS_PER_THROW
-    low, high = mean * fast / 60, mean * slow / 60
-    stated = _claimed_minutes(claim.claim, rules.pieces)
-    every = _a_side(rules.pieces)
-    numbers = {
-        "games simulated (greedy v greedy)": f"{lengths.finished}",
-        "throws per game": f"{mean:.1f} ± {half:.1f} (95 %), median {lengths.median:.0f}",
-        f"minutes at {fast:g} / {typical:g} / {slow:g} s per throw": (
-            f"{low:.0f} / {mean * typical / 60:.0f} / {high:.0f}"
-        ),
-        "minutes claimed": f"{stated[0]:g} to {stated[1]:g}" if stated else "none found",
-    }
-    if stated is None:
+    numbers: dict[str, str] = {}
+    parts: list[tuple[str, str]] = []  # (verdict, what the lengths say) per piece count
+    games = 0
+    for pieces in counts:
+        lengths = _game_lengths_cached(_with_pieces(rules, pieces), settings)
+        games = lengths.finished
+        mean = lengths.mean
+        half = 1.96 * lengths.deviation / math.sqrt(lengths.finished)
+        low, high = mean * fast / 60, mean * slow / 60
+        stated = _claimed_minutes(claim.claim, pieces)
+        label = f", with {_a_side(pieces)}" if len(counts) > 1 else ""
+        numbers |= {
+            f"games simulated (greedy v greedy){label}": f"{lengths.finished}",
+            f"throws per game{label}": (
+                f"{mean:.1f} ± {half:.1f} (95 %), median {lengths.median:.0f}"
+            ),
+            f"minutes at {fast:g} / {typical:g} / {slow:g} s per throw{label}": (
+                f"{low:.0f} / {mean * typical / 60:.0f} / {high:.0f}"
+            ),
+            f"minutes claimed{label}": _minutes_range(stated) if stated else "none found",
+        }
+        said = f"{_a_side(pieces)}: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes"
+        if stated is None:
+            parts.append((UNCHECKED, ""))
+        elif stated[0] <= high and stated[1] >= low:
+            parts.append((CONSISTENT_WITH_ASSUMPTION, said))
+        else:
+            parts.append((NOT_CONSISTENT_WITH_ASSUMPTION, said))
+    verdicts = {v for v, _ in parts}
+    if UNCHECKED in verdicts:
         verdict, summary = UNCHECKED, "No minutes for this piece count in the claim's words."
-    elif stated[0] <= high and stated[1] >= low:
-        verdict = CONSISTENT_WITH_ASSUMPTION
-        summary = (
-            f"Consistent with {every}: {mean:.0f} throws take {low:.0f} to"
-            f" {high:.0f} minutes at"
-            f" {fast:g} to {slow:g} seconds a throw."
-        )
     else:
-        verdict = NOT_CONSISTENT_WITH_ASSUMPTION
-        summary = (
-            f"Not consistent with {every}: {mean:.0f} throws take {low:.0f} to"
-            f" {high:.0f} minutes at"
-            f" {fast:g} to {slow:g} seconds a throw."
+        verdict = (
+            NOT_CONSISTENT_WITH_ASSUMPTION
+            if NOT_CONSISTENT_WITH_ASSUMPTION in verdicts
+            else CONSISTENT_WITH_ASSUMPTION
         )
+        start = (
+            "Consistent with" if verdict == CONSISTENT_WITH_ASSUMPTION else "Not consistent with"
+        )
+        summary = (
+            f"{start} {'; with '.join(said for _, said in parts)} at {fast:g} to {slow:g}"
+            " seconds a throw."
+        )
+    shown = " and ".join(_COUNT_WORDS.get(n, str(n)) for n in counts)
     method = (
-        f"{lengths.finished} seeded games (seed {settings.seed}) in the native simulator, both"
-        " sides playing the greedy agent; minutes = throws × seconds per throw (an assumption,"
-        " not a measurement) ÷ 60. No source gives a pace, so the verdict can say only whether the"
-        " claim fits the assumed paces, not whether it is true."
+        f"{games} seeded games (seed {settings.seed}) in the native simulator"
+        f"{f' with {shown} pieces a side' if named else ''}, both sides playing the greedy"
+        " agent; minutes = throws × seconds per throw (an assumption, not a measurement) ÷ 60."
+        " No source gives a pace, so the verdict can say only whether the claim fits the"
+        " assumed paces, not whether it is true."
     )
     return ClaimResult(claim.id, claim.variant, claim.check, verdict, summary, method, numbers)
 
@@ -381,9 +403,26 @@ _WORD_NUMBERS = {
 }
 
 
-def _claimed_minutes(text: str, pieces: int) -> tuple[float, float] | None:
-    """The minutes the claim gives for ``pieces`` pieces ("twenty to thirty minutes with seven
-    pieces, and ten with three"); the only range when the claim names no piece count."""
+def _minutes_range(stated: tuple[float, float]) -> str:
+    """ "20 to 30", or "10" where the claim gives one figure."""
+    low, high = stated
+    return f"{low:g}" if low == high else f"{low:g} to {high:g}"
+
+
+def _with_pieces(rules: Rules, pieces: int) -> Rules:
+    """``rules`` with ``pieces`` a side (the solver's module only when the count changes: a
+    cold build reading committed figures need not import it)."""
+    if pieces == rules.pieces:
+        return rules
+    from generator.sim.solve import with_pieces
+
+    return with_pieces(rules, pieces)
+
+
+def _claimed_ranges(text: str) -> list[tuple[float, float, int | None]]:
+    """The ranges of minutes the claim gives, each with the piece count it names, if any
+    ("twenty to thirty minutes with seven pieces, and ten with three": (20, 30, 7) and
+    (10, 10, 3))."""
     words = re.findall(r"[a-z]+|\d+", text.lower())
     values = [
         float(w) if w.isdigit() else float(_WORD_NUMBERS[w]) if w in _WORD_NUMBERS else None
@@ -393,21 +432,29 @@ def _claimed_minutes(text: str, pieces: int) -> tuple[float, float] | None:
     ranges: list[tuple[float, float, int | None]] = []
     i = 0
     while i < len(words):
-        if values[i] is not None and words[i] not in piece_words.values():
-            low = high = values[i]
+        low = values[i]
+        if low is not None and words[i] not in piece_words.values():
+            high = low
             j = i + 1
-            if j + 1 < len(words) and words[j] == "to" and values[j + 1] is not None:
-                high = values[j + 1]
+            if j + 1 < len(words) and words[j] == "to" and (top := values[j + 1]) is not None:
+                high = top
                 j += 2
             count = None
             for k in range(j, min(j + 6, len(words))):
                 if words[k] in piece_words.values():
                     count = next(n for n, w in piece_words.items() if w == words[k])
                     break
-            ranges.append((low, high, count))  # type: ignore[arg-type]
+            ranges.append((low, high, count))
             i = j
         else:
             i += 1
+    return ranges
+
+
+def _claimed_minutes(text: str, pieces: int) -> tuple[float, float] | None:
+    """The minutes the claim gives for ``pieces`` pieces (:func:`_claimed_ranges`); the only
+    range when the claim names no piece count."""
+    ranges = _claimed_ranges(text)
     for low, high, count in ranges:
         if count == pieces:
             return (low, high)
