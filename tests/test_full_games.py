@@ -355,3 +355,14 @@ def test_the_cheapest_full_game_solves_again_to_its_record(
     assert again.start_value == pytest.approx(cheapest.first_player, abs=1e-12)
     assert cheapest.expected_throws is not None
     assert again.expected_throws == pytest.approx(cheapest.expected_throws, abs=1e-9)
+
+
+def test_a_processor_is_named_in_words() -> None:
+    from generator.site.full_games_view import processor_words
+
+    assert processor_words("Intel(R) Xeon(R) Processor") == "Intel Xeon"
+    assert (
+        processor_words("Intel(R) Core(TM) i7-8550U CPU @ 1.80GHz")
+        == "Intel Core i7-8550U @ 1.80GHz"
+    )
+    assert processor_words("AMD EPYC") == "AMD EPYC"

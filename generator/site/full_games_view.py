@@ -10,6 +10,7 @@ page.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,7 +151,17 @@ def machine_words(provenance: dict[str, Any]) -> str:
     """The machine in words: ``a 2-core AMD EPYC machine with 24 GiB of memory``."""
     memory = provenance.get("memory_bytes") or 0
     with_memory = f" with {memory / 2**30:.0f} GiB of memory" if memory else ""
-    return f"a {provenance['cores']}-core {provenance['processor']} machine{with_memory}"
+    processor = processor_words(provenance["processor"])
+    return f"a {provenance['cores']}-core {processor} machine{with_memory}"
+
+
+def processor_words(name: str) -> str:
+    """A processor's name as a reader says it, without trademark signs or the word
+    "processor" the sentence already implies: ``Intel(R) Xeon(R) Processor`` -> ``Intel
+    Xeon``, ``AMD EPYC`` as it is."""
+    plain = re.sub(r"\((R|TM|tm|r)\)", "", name)
+    plain = re.sub(r"\b(Processor|CPU)\b", "", plain)
+    return " ".join(plain.split()) or name
 
 
 def duration_words(seconds: float) -> str:
