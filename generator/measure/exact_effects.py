@@ -64,10 +64,10 @@ class ExactEffects:
         records of every rulebook that plays it: rulebooks worded differently that play one
         game, changed the same way into one game (:attr:`EffectRecord.games`), show one
         effect, not one row each."""
-        groups: dict[object, list[EffectRecord]] = {}
+        groups: dict[tuple[object, ...], list[EffectRecord]] = {}
         for record in self.largest(figure, len(self.records)):
-            same = (record.games, record.question, canonical(record.value))
-            groups.setdefault(same if record.games else record, []).append(record)
+            game = record.games or record.variant  # not read against the catalogue: alone
+            groups.setdefault((game, record.question, canonical(record.value)), []).append(record)
         return list(groups.values())[:count]
 
     def counts(self) -> dict[str, int]:

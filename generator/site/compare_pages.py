@@ -284,10 +284,9 @@ def pair_differences(
         in_a = comparer.verdict(a, rb.id) if both and rb else None
         in_b = comparer.verdict(b, ra.id) if both and ra else None
         sampled = None
-        if question.drives_engine and ra and rb and in_a and in_b:
-            same = [(a, rb.id)] if not in_a.changes_play else []
-            same += [(b, ra.id)] if not in_b.changes_play else []
-            sampled = comparer.sampled(same)
+        same_game = in_a and in_b and not (in_a.changes_play or in_b.changes_play)
+        if question.drives_engine and ra and rb and same_game:  # checked both ways
+            sampled = comparer.sampled([(a, rb.id), (b, ra.id)])
         measured = tuple(
             e
             for e in effects.get(question.id, [])
