@@ -15,6 +15,7 @@ from test_solve import finkel
 from generator.model.catalog import Catalog
 from generator.sim import agent_check
 from generator.sim.exact_effects import EffectRecord, pieces_for, plan
+from generator.sim.full_games import FullEffect, FullGame
 from generator.sim.policy_eval import ZERO_EFFECT, ExactFigures, exact_figures
 
 
@@ -138,9 +139,11 @@ def test_figures_cache_lives_where_asked(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.json"))) == 1
 
 
-def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> str:
-    """The question page's effect table with one row carrying ``exact``, as a reader reads it
-    (character references decoded)."""
+def render_effect_row(
+    exact: EffectRecord | None, changes_play: bool = True, full: FullEffect | None = None
+) -> str:
+    """The question page's effect table with one row carrying ``exact`` (and ``full``, its
+    effect on the full game), as a reader reads it (character references decoded)."""
     from types import SimpleNamespace as Row
 
     from generator.site.render import environment
@@ -154,6 +157,7 @@ def render_effect_row(exact: EffectRecord | None, changes_play: bool = True) -> 
         throws=interval,
         changed=Row(games=2555, seed=1),
         exact=exact,
+        full=full,
     )
     return html.unescape(
         environment()
@@ -190,7 +194,9 @@ def test_question_rows_show_the_exact_effect_and_call_a_zero_effect_no_effect() 
     assert "| not computed | a different game |" in render_effect_row(None)
 
 
-def pair_page_with_exact(safe: EffectRecord | None, route: EffectRecord | None) -> str:
+def pair_page_with_exact(
+    safe: EffectRecord | None, route: EffectRecord | None, full: FullEffect | None = None
+) -> str:
     """The fixture pair's page (its rulebooks differ in safe squares and route, both of which
     change the rules) with one measured effect on each carrying ``safe`` and ``route``, as a
     reader reads it; the sampled effects show nothing measurable."""
@@ -205,13 +211,13 @@ def pair_page_with_exact(safe: EffectRecord | None, route: EffectRecord | None) 
     ctx = SiteContext(load_valid_catalog(folder), None, load_editions(folder))
     interval = {"estimate": 0.0, "low": -0.02, "high": 0.02}
 
-    def effect(question: str, value: Any, exact: EffectRecord | None) -> Row:
+    def effect(question: str, value: Any, exact: EffectRecord | None, full: Any = None) -> Row:
         return Row(variant="fixture-game", change=Row(value=value), win_rate=interval,
-                   throws=interval, changed=Row(games=2555), exact=exact)  # fmt: skip
+                   throws=interval, changed=Row(games=2555), exact=exact, full=full)  # fmt: skip
 
     effects = {
         "safe-squares": [effect("safe-squares", "rosettes", safe)],
-        "route": [effect("route", "masters", route)],
+        "route": [effect("route", "masters", route, full)],
     }
     pages = pair_pages(ctx, Comparer(ctx), {}, effects)
     page = pages["compare/fixture-child--fixture-game.md"]
@@ -259,3 +265,42 @@ def test_a_pair_page_calls_a_change_of_the_game_only_where_an_exact_effect_moves
     unknown = pair_page_with_exact(None, None).split("In short")[1].split("**2**")[0]
     assert "play the same game except for route (" in unknown
     assert "and safe squares (" in unknown and "exactly" not in unknown
+
+
+def full_game(key: str, pieces: int, first: float, throws: float | None) -> FullGame:
+    """A made-up solved full game (only its key, pieces and figures matter here)."""
+    return FullGame("v", key, pieces, first, throws, 10, 1, 1.0, 1.0, 3, 2, {})
+
+
+def test_a_change_between_two_solved_full_games_shows_its_exact_full_effect() -> None:
+    """Where the rulebook's full game and the changed one are both solved, the exact column
+    adds their difference under perfect play and the verdict rests on it; a change of the
+    piece count, which fewer pieces cannot show, gets its full-game answer instead."""
+    moved = record(figures(0.5), figures(0.4997))
+    full = FullEffect(full_game("a", 7, 0.515405, 209.87), full_game("b", 7, 0.515533, 199.17))
+    row = render_effect_row(moved, full=full)
+    assert "(three pieces a side); in the full game (seven pieces a side), both solved: the" in (
+        row
+    )
+    assert "the first player's chance +0.013 points, game length −10.7 throws, both with" in row
+    assert "| a different game, computed exactly in the full game |" in row
+    assert "in the full game" not in render_effect_row(moved)
+
+    fewer = dataclasses.replace(record(None, None), reason="the change shows only in the full game")
+    pieces = FullEffect(full_game("a", 7, 0.5155, 199.2), full_game("b", 3, 0.5159, 66.7))
+    row = render_effect_row(fewer, full=pieces)
+    assert "| in the full games (seven pieces a side, three once changed), both solved: the" in (
+        row
+    )
+    assert "game length −132.5 throws" in row and "shows only in the full game" not in row
+
+    same = FullEffect(full_game("a", 7, 0.5, 200.0), full_game("a", 7, 0.5, 200.0))
+    assert not same.changes_the_game
+    equal = FullEffect(full_game("a", 7, 0.5, 200.0), full_game("b", 7, 0.5, 200.0))
+    assert not equal.changes_the_game, "two games with the same figures: no effect"
+    endless = FullEffect(full_game("a", 7, 0.5, 200.0), full_game("b", 7, 0.5, None))
+    assert endless.changes_the_game and endless.throws is None
+
+    page = pair_page_with_exact(None, moved, full)
+    assert "**The engine's verdict:** a different game, computed exactly in the full game." in page
+    assert "in the full game (seven pieces a side), both solved: the first player's" in page

@@ -366,3 +366,48 @@ def test_a_processor_is_named_in_words() -> None:
         == "Intel Core i7-8550U @ 1.80GHz"
     )
     assert processor_words("AMD EPYC") == "AMD EPYC"
+
+
+def test_a_change_into_another_solved_game_has_its_exact_full_effect(
+    catalog: Catalog, committed: dict[str, Any], tmp_path: Path
+) -> None:
+    """A one-ruling change whose changed rules play a game solved in full (under any
+    rulebook's name) gets the difference of the two solves: Finkel with the Great Book's extra
+    throw on a 4 plays the Great Book's game; a change into an unsolved game gets nothing. The
+    statistics page lists each such change once per effect, and a pair page whose rulebooks
+    are both solved gives both values."""
+    found = read_full_games(catalog, Settings(cache_root=tmp_path))
+    solved = found.solved
+    four = found.changes[("royalur-finkel", "throw-extra-throw", "[4]")]
+    assert four.changed.key == solved["finkel-great-book"].key
+    expected = solved["finkel-great-book"].first_player - solved["royalur-finkel"].first_player
+    assert four.first_player == expected and four.changes_the_game
+    assert ("royalur-finkel", "route", '"murray-ludii"') not in found.changes
+    for (vid, _, _), effect in found.changes.items():
+        assert effect.baseline == solved[vid]
+        assert effect.changes_the_game == (effect.baseline.key != effect.changed.key)
+
+    results = Results(0, {FULL_GAMES.name: found})
+    ctx = SiteContext(catalog, None, load_editions(VARIANTS))
+    figures = statistics_files(ctx, results)
+    page = html.unescape(str(figures.files["statistics/index.md"]))
+    table = page[page.index("### One ruling changed, in the full game") :]
+    table = table[: table.index("\n\n", table.index("|---"))]
+    row = next(line for line in table.splitlines() if "Extra throw on a given throw: 4" in line)
+    assert f"| 7 | {100 * expected:+.3f} points |" in row
+    assert "[Finkel (English page)]" in row and "[RoyalUr Finkel]" in row
+    assert sum("Extra throw on a given throw: 4" in line for line in table.splitlines()) == 1
+
+    from generator.site.compare_pages import Comparer, pair_pages
+
+    pages = pair_pages(ctx, Comparer(ctx), figures.per_variant, {})
+    pair = html.unescape(pages["compare/finkel-english--finkel-great-book.md"])
+    short = pair[pair.index("In short") : pair.index("## What differs")]
+    english, book = solved["finkel-english"], solved["finkel-great-book"]
+    assert (
+        f"the first player wins {100 * english.first_player:.3f} % in Finkel (English page)"
+        f" against {100 * book.first_player:.3f} % in Finkel (Great Book)" in short
+    )
+    assert f"| First player wins, perfect play | {100 * english.first_player:.4f} % |" in pair
+    same = html.unescape(pages["compare/finkel-english--finkel-spanish.md"])
+    assert "Both full games are solved" not in same, "one game: nothing to compare"

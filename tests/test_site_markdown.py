@@ -375,6 +375,7 @@ def test_an_effect_row_says_which_rulebooks_play_the_same_game() -> None:
             throws=interval,
             changed=Row(games=2555, seed=1),
             exact=None,
+            full=None,
         )
         for vid in ("merit", "sr")
     ]

@@ -9,21 +9,47 @@ to be solved again, and the build says so in its log. A rulebook with no record 
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
+
+from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
+from generator.model.variant import ResolvedVariant
 from generator.sim import full_games
 from generator.sim.full_games import Status
+from generator.sim.suite import Effect, sensitivity_changes, simulated_variants
+from generator.sim.variation import canonical
 
 
 def read_full_games(catalog: Catalog, settings: Settings) -> Status:
-    """Every simulated rulebook's full game: solved, stale or pending."""
+    """Every simulated rulebook's full game: solved, stale or pending; and the one-ruling
+    changes whose changed rules play a solved game too (:attr:`Status.changes`)."""
     found = full_games.status(full_games.full_games(catalog), full_games.read_results())
     if found.stale:
         settings.log(
             f"full games: {', '.join(sorted(found.stale))} solved before their rules changed;"
             " shown as not yet solved until ur-variants full-games solves them again"
         )
-    return found
+    changes = (
+        (variant.id, change, compile_rules(changed))
+        for variant, change, changed in sensitivity_changes(catalog, simulated_variants(catalog))
+        if isinstance(changed, ResolvedVariant) and variant.id in found.solved
+    )
+    return dataclasses.replace(found, changes=full_games.change_effects(changes, found.solved))
+
+
+def with_full(effects: Sequence[Effect], found: Status | None) -> list[Effect]:
+    """The sampled effects, each carrying its full-size exact effect where both full games
+    are solved (:attr:`Effect.full`)."""
+    if found is None:
+        return list(effects)
+    return [
+        dataclasses.replace(
+            e, full=found.changes.get((e.variant, e.question, canonical(e.change.value)))
+        )
+        for e in effects
+    ]
 
 
 def full_game_problems(found: Status) -> list[str]:

@@ -35,6 +35,7 @@ from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import Catalog
 from generator.sim import results_files
 from generator.sim.fitted_agent import committed_weights
+from generator.sim.policy_eval import ZERO_EFFECT
 from generator.sim.published import PERFECT_FIRST_PLAYER
 from generator.sim.solve import (
     ESTIMATE_VERSION,
@@ -47,6 +48,7 @@ from generator.sim.solve import (
     solve,
     starting_point,
 )
+from generator.sim.variation import Change, canonical
 
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "full-games.json"
@@ -234,6 +236,46 @@ def copied(record: FullGame, vid: str) -> FullGame:
 
 
 @dataclass(frozen=True)
+class FullEffect:
+    """One ruling changed in a rulebook whose full game is solved, where the changed rules
+    play a game that is solved too (under any rulebook's name): the change's exact effect on
+    the full game under perfect play, nothing sampled and no piece count reduced. (The
+    random-play figures of :mod:`generator.sim.exact_effects` are not known at this size.)"""
+
+    baseline: FullGame
+    """The rulebook's own full game."""
+    changed: FullGame
+    """The full game its changed rules play."""
+
+    @property
+    def first_player(self) -> float:
+        """Changed minus unchanged: the first player's chance under perfect play."""
+        return self.changed.first_player - self.baseline.first_player
+
+    @property
+    def throws(self) -> float | None:
+        """Changed minus unchanged: the expected throws of a perfect game (``None`` where
+        either can go on for ever)."""
+        if self.changed.expected_throws is None or self.baseline.expected_throws is None:
+            return None
+        return self.changed.expected_throws - self.baseline.expected_throws
+
+    @property
+    def changes_the_game(self) -> bool:
+        """The two full games differ and some figure moves by at least
+        :data:`generator.sim.policy_eval.ZERO_EFFECT` (the exact effects' zero)."""
+        if self.changed.key == self.baseline.key:
+            return False
+        throws = self.throws
+        moved = throws is None or abs(throws) >= ZERO_EFFECT
+        return moved or abs(self.first_player) >= ZERO_EFFECT
+
+
+ChangeKey = tuple[str, str, str]
+"""A one-ruling change of a rulebook: (rulebook id, question, canonical value)."""
+
+
+@dataclass(frozen=True)
 class Status:
     """Every simulated rulebook's full game as the committed records stand against the
     catalogue: solved (current), stale (solved before its rules changed), or pending."""
@@ -246,6 +288,9 @@ class Status:
     rulebook)."""
     memory_limit: int = MEMORY_LIMIT
     """The limit ``Pending.fits`` was judged by (bytes)."""
+    changes: dict[ChangeKey, FullEffect] = dataclasses.field(default_factory=dict)
+    """The one-ruling changes whose full games, unchanged and changed, are both solved
+    (:func:`change_effects`; the measurement finds them)."""
 
 
 def status(games: dict[str, Rules], results: dict[str, Any] | None) -> Status:
@@ -366,6 +411,26 @@ def summary(results: dict[str, Any]) -> list[str]:
     return lines
 
 
+def change_effects(
+    changes: Iterable[tuple[str, Change, Rules]], solved: dict[str, FullGame]
+) -> dict[ChangeKey, FullEffect]:
+    """The full-size effect of each change ``(rulebook id, change, changed rules)`` whose
+    rulebook is solved and whose changed rules play a solved game (found by
+    :func:`fingerprint`), by :data:`ChangeKey`. Cheap: the changed rules are fingerprinted,
+    not solved."""
+    by_key: dict[str, FullGame] = {}
+    for record in solved.values():
+        if record.same_game_as is None or record.key not in by_key:
+            by_key[record.key] = record
+    found = {}
+    for vid, change, rules in changes:
+        baseline = solved.get(vid)
+        changed = by_key.get(fingerprint(rules)) if baseline is not None else None
+        if baseline is not None and changed is not None:
+            found[(vid, change.question, canonical(change.value))] = FullEffect(baseline, changed)
+    return found
+
+
 def groups(records: Iterable[FullGame]) -> list[list[FullGame]]:
     """Records of one game together (by fingerprint), in the order first met."""
     by_key: dict[str, list[FullGame]] = {}
@@ -378,9 +443,11 @@ __all__ = [
     "MEMORY_LIMIT",
     "PROCESS_BYTES",
     "RESULTS_FILE",
+    "FullEffect",
     "FullGame",
     "Pending",
     "Status",
+    "change_effects",
     "full_games",
     "read_results",
     "solve_full_game",

@@ -85,6 +85,9 @@ class Effect:
     exact: Any = None
     """Its exact evaluation at fewer pieces, when known
     (:class:`generator.sim.exact_effects.EffectRecord`, joined by the measurement layer)."""
+    full: Any = None
+    """Its exact effect on the full game under perfect play, where both full games are solved
+    (:class:`generator.sim.full_games.FullEffect`, joined by the measurement layer)."""
 
     @property
     def win_rate(self) -> dict[str, float]:

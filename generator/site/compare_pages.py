@@ -19,6 +19,7 @@ from generator.engine.rules import compile_rules
 from generator.measure.cross_checks import CrossChecks
 from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
+from generator.sim.full_games import FullEffect
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.render import environment, render
 from generator.site.vocabulary import Vocabulary
@@ -102,9 +103,16 @@ class PairDifference:
         return None
 
     @property
+    def full(self) -> FullEffect | None:
+        """This change's effect on the full game, where it moves and both full games are
+        solved (in either rulebook; the first found)."""
+        return next((e.full for e in self.measured if e.full and e.full.changes_the_game), None)
+
+    @property
     def exactly_the_same(self) -> bool:
-        """The rules differ, but computed exactly no figure moves."""
-        return self.exact is not None and not self.exact.changes_the_game
+        """The rules differ, but computed exactly no figure moves (nor in the full game,
+        where it is solved)."""
+        return self.exact is not None and not self.exact.changes_the_game and self.full is None
 
 
 @dataclass(frozen=True)

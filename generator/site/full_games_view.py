@@ -10,11 +10,20 @@ page.
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.sim.full_games import PROCESS_BYTES, FullGame, Pending, Status, groups
+from generator.sim.full_games import (
+    PROCESS_BYTES,
+    ChangeKey,
+    FullEffect,
+    FullGame,
+    Pending,
+    Status,
+    groups,
+)
 from generator.site.render import figure
 
 
@@ -74,6 +83,36 @@ class Game:
 
 
 @dataclass(frozen=True)
+class FullChange:
+    """One ruling changed, with its exact effect on the full game (both full games solved),
+    and every rulebook in which that change turns the same game into the same other game."""
+
+    variants: list[str]
+    question: str
+    value: Any
+    effect: FullEffect
+
+
+def full_changes(changes: dict[ChangeKey, FullEffect], order: list[str]) -> list[FullChange]:
+    """The changes that move the full game, one per effect (rulebooks worded differently that
+    play one game, changed the same way, share it), largest effect on the first player first,
+    rulebooks in ``order``."""
+    place = {vid: n for n, vid in enumerate(order)}
+    grouped: dict[tuple[str, str, str, str], FullChange] = {}
+    for (vid, question, value), effect in sorted(
+        changes.items(), key=lambda item: place.get(item[0][0], len(place))
+    ):
+        if not effect.changes_the_game:
+            continue
+        key = (effect.baseline.key, effect.changed.key, question, value)
+        if key in grouped:
+            grouped[key].variants.append(vid)
+        else:
+            grouped[key] = FullChange([vid], question, json.loads(value), effect)
+    return sorted(grouped.values(), key=lambda c: -abs(c.effect.first_player))
+
+
+@dataclass(frozen=True)
 class FullGamesView:
     """What the statistics page and the rulebook pages say about the full games."""
 
@@ -92,6 +131,8 @@ class FullGamesView:
     by_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Each simulated rulebook's line: ``solved`` (a record), ``stale`` (a record) or
     ``pending`` (its size, when counted)."""
+    changes: list[FullChange] = field(default_factory=list)
+    """The one-ruling changes whose effect on the full game is known exactly."""
 
     @property
     def any(self) -> bool:
@@ -128,6 +169,7 @@ def full_games_view(found: Status | None, order: list[str]) -> FullGamesView:
         sizes=sizes,
         memory_limit=found.memory_limit,
         by_variant=by_variant,
+        changes=full_changes(found.changes, order),
     )
 
 

@@ -16,7 +16,7 @@ from generator.measure.agents import AGENTS, AgentScores
 from generator.measure.core import Results
 from generator.measure.exact import EXACT, ExactValues
 from generator.measure.exact_effects import EXACT_EFFECTS, with_exact
-from generator.measure.full_games import FULL_GAMES
+from generator.measure.full_games import FULL_GAMES, with_full
 from generator.measure.suite import SUITE, chance_check
 from generator.model.variant import Question, Variant
 from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, Skipped
@@ -79,7 +79,10 @@ def measured_figures(ctx: SiteContext, results: Results | None) -> Figures:
             "full_game": full.by_variant.get(vid),
         }
     by_question = suite.by_question() if suite else {}
-    figures.per_question = {q: with_exact(e, exact_effects) for q, e in by_question.items()}
+    solved = results.get(FULL_GAMES) if results else None
+    figures.per_question = {
+        q: with_full(with_exact(e, exact_effects), solved) for q, e in by_question.items()
+    }
     figures.findings = rulebook_findings(ctx, figures.per_variant)
     return figures
 
