@@ -193,3 +193,8 @@ def test_the_statistics_page_gives_each_exact_figure_once_a_game(
     for variant in simulated:
         assert sum(f"[{variant.short}]" in row for row in skill) == 1, variant.id
     assert len(skill) < len(simulated)
+    # Rulebooks that play one game at the size computed share a row (the Great Book's and
+    # the three-piece rulebook's, three pieces a side), whatever their full games.
+    figures = [row.split(" | ", 1)[1] for row in skill]
+    assert len(set(figures)) == len(figures), "two rows give one game's figures"
+    assert any("[Finkel (Great Book)]" in row and "[Three pieces]" in row for row in skill)

@@ -19,7 +19,8 @@ from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
 from generator.sim import agent_check, exact_effects, fitted_agent
 from generator.sim.exact_effects import EffectRecord, current_records, current_rulebooks
-from generator.sim.policy_eval import ExactFigures
+from generator.sim.policy_eval import TOLERANCE, ExactFigures
+from generator.sim.solve import game_key, with_pieces
 from generator.sim.suite import Effect
 from generator.sim.variation import canonical
 
@@ -41,6 +42,10 @@ class ExactEffects:
     """Each rulebook's committed fit of the fitted agent (:mod:`generator.sim.fitted_agent`),
     only where it was fitted to the rules the rulebook has now."""
     fits_provenance: dict[str, Any] = field(default_factory=dict)
+    game_evaluated: dict[str, str] = field(default_factory=dict)
+    """Each rulebook's game at the most pieces it was evaluated with
+    (:func:`generator.sim.solve.game_key` of its last :attr:`rulebooks` entry): rulebooks
+    worded differently, or with other pieces, that play one game there share it."""
 
     def of(self, effect: Effect) -> EffectRecord | None:
         """The exact record of a sampled effect, when there is one."""
@@ -86,6 +91,16 @@ class ExactEffects:
             "first_perfect": len(self.moving("perfect_first")),
             "first_random": len(self.moving("random_first")),
         }
+
+    def skill_games(self, order: list[str]) -> list[list[str]]:
+        """The rulebooks of ``order`` with exact figures, those that play one game at the
+        piece count they were evaluated with together (:attr:`game_evaluated`), each group
+        where its first rulebook stands: the exact-skill table's rows."""
+        groups: dict[str, list[str]] = {}
+        for vid in order:
+            if self.rulebooks.get(vid):
+                groups.setdefault(self.game_evaluated.get(vid, vid), []).append(vid)
+        return list(groups.values())
 
     def pieces_by_route(self) -> dict[int, list[str]]:
         """Rulebook ids by the most pieces a side evaluated exactly."""
@@ -148,14 +163,27 @@ def read_exact_effects(catalog: Catalog, settings: Settings) -> ExactEffects:
             f"exact effects: {stale} records left out, their rules changed since"
             f" {results['date']}; ur-variants exact recomputes them"
         )
+    rulebooks = current_rulebooks(catalog, results)
     return ExactEffects(
         by_change={(r.variant, r.question, canonical(r.value)): r for r in current},
-        rulebooks=current_rulebooks(catalog, results),
+        rulebooks=rulebooks,
+        game_evaluated=games_evaluated(catalog, rulebooks),
         provenance={key: results[key] for key in PROVENANCE},
         stale=stale,
         fits=fits,
         fits_provenance=fits_provenance,
     )
+
+
+def games_evaluated(catalog: Catalog, rulebooks: dict[str, list[ExactFigures]]) -> dict[str, str]:
+    """Each rulebook's game at the most pieces evaluated (:attr:`ExactEffects.game_evaluated`)."""
+    return {
+        vid: game_key(
+            with_pieces(compile_rules(catalog.resolve(vid)), listed[-1].pieces), TOLERANCE
+        )
+        for vid, listed in rulebooks.items()
+        if listed
+    }
 
 
 def figure_problems(figures: ExactFigures) -> list[str]:
