@@ -135,6 +135,15 @@ class FullGamesView:
     """The one-ruling changes whose effect on the full game is known exactly."""
 
     @property
+    def piece_changes(self) -> int:
+        """How many rulebooks' changes of the piece count have an exact full-game effect."""
+        return sum(
+            len(c.variants)
+            for c in self.changes
+            if c.effect.baseline.pieces != c.effect.changed.pieces
+        )
+
+    @property
     def any(self) -> bool:
         return bool(self.games or self.stale or self.waiting or self.too_large)
 
