@@ -279,19 +279,15 @@ def test_a_change_between_two_solved_full_games_shows_its_exact_full_effect() ->
     moved = record(figures(0.5), figures(0.4997))
     full = FullEffect(full_game("a", 7, 0.515405, 209.87), full_game("b", 7, 0.515533, 199.17))
     row = render_effect_row(moved, full=full)
-    assert "(three pieces a side); in the full game (seven pieces a side), both solved: the" in (
-        row
-    )
+    assert "(three pieces a side); solved in full, seven pieces a side: the first player" in row
     assert "the first player's chance +0.013 points, game length −10.7 throws, both with" in row
     assert "| a different game, computed exactly in the full game |" in row
-    assert "in the full game" not in render_effect_row(moved)
+    assert "solved in full" not in render_effect_row(moved)
 
     fewer = dataclasses.replace(record(None, None), reason="the change shows only in the full game")
     pieces = FullEffect(full_game("a", 7, 0.5155, 199.2), full_game("b", 3, 0.5159, 66.7))
     row = render_effect_row(fewer, full=pieces)
-    assert "| in the full games (seven pieces a side, three once changed), both solved: the" in (
-        row
-    )
+    assert "| solved in full, seven pieces a side, three once changed: the first player's" in row
     assert "game length −132.5 throws" in row and "shows only in the full game" not in row
 
     same = FullEffect(full_game("a", 7, 0.5, 200.0), full_game("a", 7, 0.5, 200.0))
@@ -303,4 +299,4 @@ def test_a_change_between_two_solved_full_games_shows_its_exact_full_effect() ->
 
     page = pair_page_with_exact(None, moved, full)
     assert "**The engine's verdict:** a different game, computed exactly in the full game." in page
-    assert "in the full game (seven pieces a side), both solved: the first player's" in page
+    assert "solved in full, seven pieces a side: the first player's chance +0.013" in page
