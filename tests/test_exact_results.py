@@ -133,8 +133,8 @@ def test_the_build_reads_committed_values_that_a_solve_reproduces(
 ) -> None:
     """The build's exact values come from the committed results where they hold the game: the
     same figures, positions and memory as the build's own solve of it (one- and two-piece
-    Finkel solved here, checkpointed as the build solves),
-    and nothing solved. A game not in the results is solved."""
+    Finkel solved here, checkpointed as the build solves), three pieces a side where they hold
+    it, and nothing solved. A game not in the results is solved."""
     from generator.measure import exact
     from generator.measure.core import Settings
     from generator.sim.solve import solve
@@ -142,6 +142,9 @@ def test_the_build_reads_committed_values_that_a_solve_reproduces(
     settings = Settings(cache_root=tmp_path, log=lambda _: None)
     read = exact.solve_exact(catalog, settings)
     assert not (tmp_path / "solve").exists()
+    # Three pieces a side where the committed results hold that game, never solved here.
+    assert [v.pieces for v in read.values["royalur-finkel"]] == [1, 2, 3]
+    assert [v.pieces for v in read.values["murray-1952-ludii"]] == [1, 2]
     rules = compile_rules(catalog.resolve("royalur-finkel"))
     for value in read.values["royalur-finkel"][:2]:
         solved = solve(with_pieces(rules, value.pieces), cache_dir=tmp_path / "check")

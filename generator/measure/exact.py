@@ -22,7 +22,8 @@ from generator.sim.sanity import exact_problems
 EXACT_PIECES = (1, 2)
 """Piece counts solved exactly for every simulated variant (more is out of reach here)."""
 MAX_SOLVED_PIECES = 3
-"""A variant whose own piece count is at most this is also solved as played."""
+"""A variant whose own piece count is at most this is also solved as played; up to this
+count, a game the committed results hold is read from them (never solved by the build)."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class ExactValues:
 def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
     """Perfect-play values of every simulated variant with 1 and 2 pieces (and its own count
     when that is at most 3): read from the committed results where they hold the game, else
-    solved and cached under ``.cache/solve``. Three-piece solves of every variant
+    solved and cached under ``.cache/solve``; with 3 pieces too where the committed results
+    hold that game. Three-piece solves of every variant
     (the 27-square routes and the named tablet pieces are large) would take most of a cold
     build; ``ur-variants solve VARIANT --pieces 3`` computes any of them on demand."""
     from generator.sim.solve import SolveRefused, estimate, solve, with_pieces
@@ -62,9 +64,13 @@ def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
         rules = compile_rules(resolved)
         own = [rules.pieces] if rules.pieces <= MAX_SOLVED_PIECES else []
         values = []
-        for pieces in sorted({*(p for p in EXACT_PIECES if p <= rules.pieces), *own}):
+        solved = {p for p in EXACT_PIECES if p <= rules.pieces} | set(own)
+        read_only = set(range(1, min(rules.pieces, MAX_SOLVED_PIECES) + 1)) - solved
+        for pieces in sorted(solved | read_only):
             game = with_pieces(rules, pieces)
             known = committed.get(fingerprint(game))
+            if pieces in read_only and known is None:
+                continue  # a larger game only where ur-variants exact has computed it
             if known is not None and known.perfect_throws is not None:
                 memory = estimate(game).memory_bytes  # what a solve of it allocates, counted
                 values.append(
