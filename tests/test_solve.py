@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import math
 import os
 import random
@@ -25,6 +26,7 @@ import sys
 from contextlib import redirect_stdout
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -567,9 +569,9 @@ def test_a_layer_stopped_midway_goes_on_from_its_saved_progress(
     resumed_from: list[tuple[int, str]] = []
 
     def record_resume(
-        self: solve_module.Checkpoints, layer: int, size: int, throws: int
+        self: solve_module.Checkpoints, layer: int, *args: Any
     ) -> LayerProgress | None:
-        found = going_on(self, layer, size, throws)
+        found = going_on(self, layer, *args)
         if found is not None:
             resumed_from.append((found.layer, found.phase))
         return found
@@ -731,3 +733,65 @@ def test_a_fitted_start_gives_the_same_values_in_fewer_sweeps(tmp_path: Path) ->
     assert solution_path(tmp_path, rules) != solution_path(tmp_path, rules, start=weights)
     stalling = dataclasses.replace(rules, must_move=False)
     assert solution_path(tmp_path, stalling) == solution_path(tmp_path, stalling, start=weights)
+
+
+def test_saved_arrays_stream_a_chunk_at_a_time_and_read_what_numpy_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A layer's progress is written and read a chunk at a time, each chunk reported so its
+    pages can go; the file is what numpy.savez writes (progress saved before this reads, and
+    numpy reads what is saved now), with the same checksum."""
+    from generator.sim import cache_files
+
+    monkeypatch.setattr(cache_files, "CHUNK_BYTES", 4096)
+    rng = np.random.default_rng(1)
+    arrays = {"values": rng.random(10_000), "policy": np.arange(3_000, dtype=np.uint32)}
+    told: list[tuple[str, int, int]] = []
+    digest = cache_files.write_arrays(tmp_path / "new.npz", arrays, lambda *c: told.append(c))
+    assert digest == cache_files.arrays_checksum(arrays)
+    for name, array in arrays.items():
+        spans = [(a, b) for n, a, b in told if n == name]
+        assert spans[0][0] == 0 and spans[-1][1] == array.size and len(spans) > 1
+        assert all(b == c for (_, b), (c, _) in itertools.pairwise(spans))
+    with np.load(tmp_path / "new.npz") as data:
+        assert np.array_equal(data["values"], arrays["values"])
+        assert bytes(data["checksum"]).hex() == digest
+    np.savez(
+        tmp_path / "old.npz",
+        checksum=np.frombuffer(bytes.fromhex(digest), dtype=np.uint8),
+        **arrays,  # type: ignore[arg-type]
+    )
+    target = np.zeros(10_000)
+    read = cache_files.read_arrays(tmp_path / "old.npz", ("policy", "values"), {"values": target})
+    assert read is not None and read[1] == digest
+    assert read[0]["values"] is target and np.array_equal(target, arrays["values"])
+
+
+def test_a_resumed_layer_reads_its_progress_into_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resuming reads the layer's values and lengths straight into the solve's arrays: no
+    copy of either is made (the solver's memory estimate counts one float a state of the two
+    layers in use, and seven-piece Masters' measured peak exceeded it by about that much while
+    copies were read), only the choices (counted as working memory) are allocated."""
+    import tracemalloc
+
+    from generator.sim import cache_files
+
+    monkeypatch.setattr(cache_files, "CHUNK_BYTES", 4096)
+    rules = finkel(3)
+    kept = stopped_after_saves(rules, tmp_path, 160, monkeypatch)[-1]
+    store = solve_module.Checkpoints(solve_module.solution_path(tmp_path, rules))
+    configs = solve_module.enumerate_configurations(rules, solve_module.geometry(rules))
+    index = solve_module.build_index(solve_module.geometry(rules), configs)
+    values, lengths, _ = store.open(index.states, index)
+    throws = kept.policy.size // kept.values.size
+    tracemalloc.start()
+    found = store.progress_of(kept.layer, index, throws, values, lengths)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert found is not None and found.in_place
+    first, last = int(index.layer_base[kept.layer]), int(index.layer_base[kept.layer + 1])
+    assert np.array_equal(values[first:last], kept.values)
+    choices = kept.policy.nbytes + kept.settled.nbytes
+    assert peak < choices + 8 * kept.values.size, "the layer's values were copied on the way"

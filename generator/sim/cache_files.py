@@ -15,9 +15,10 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -100,34 +101,121 @@ def arrays_checksum(arrays: ArrayMap) -> str:
     return digest.hexdigest()
 
 
-def write_arrays(path: Path, arrays: ArrayMap) -> str:
-    """Save numeric ``arrays`` as ``.npz`` with their checksum, atomically; the checksum."""
-    digest = arrays_checksum(arrays)
-    checksum = np.frombuffer(bytes.fromhex(digest), dtype=np.uint8)
-    named = {"checksum": checksum, **arrays}
-    # numpy's stubs type **kwds as if a name could be allow_pickle: these are array names.
-    replace_atomically(path, lambda file: np.savez(file, **named))  # type: ignore[arg-type]
-    return digest
+CHUNK_BYTES = 16 * 2**20
+"""Arrays are hashed, written and read this much at a time."""
+
+Release = Callable[[str, int, int], None]
+"""Told ``(name, start, stop)`` once entries ``start:stop`` of array ``name`` are written or
+read: a memory-mapped array saved or filled only in passing may let those pages go."""
+
+
+def _chunks(array: npt.NDArray[Any]) -> Iterator[tuple[int, int]]:
+    step = max(1, CHUNK_BYTES // max(1, array.itemsize))
+    for start in range(0, array.shape[0], step):
+        yield start, min(array.shape[0], start + step)
+
+
+def _array_header(name: str, array: npt.NDArray[Any]) -> bytes:
+    """What :func:`arrays_checksum` hashes before an array's bytes."""
+    return f"{name} {array.dtype.str} {array.shape}".encode()
+
+
+def write_arrays(path: Path, arrays: ArrayMap, release: Release | None = None) -> str:
+    """Save one-dimensional numeric ``arrays`` as ``.npz`` (what :func:`numpy.savez` writes,
+    the checksum as one more array), atomically; the checksum. Each array is hashed and
+    written a chunk at a time, in one pass, and ``release`` told of each chunk written: a
+    memory-mapped array is saved without all of it coming into memory at once."""
+    digest = hashlib.sha256(f"format {CACHE_FORMAT}".encode())
+
+    def write(file: BinaryIO) -> None:
+        with zipfile.ZipFile(file, mode="w", compression=zipfile.ZIP_STORED) as archive:
+            for name in sorted(arrays):
+                array = arrays[name]
+                if array.ndim != 1 or not array.flags.c_contiguous:
+                    raise ValueError(f"{name}: saved a chunk at a time, it must be a flat array")
+                digest.update(_array_header(name, array))
+                with archive.open(f"{name}.npy", mode="w", force_zip64=True) as member:
+                    np.lib.format.write_array_header_1_0(
+                        member, np.lib.format.header_data_from_array_1_0(array)
+                    )
+                    for start, stop in _chunks(array):
+                        piece = array[start:stop].data
+                        digest.update(piece)
+                        member.write(piece)
+                        if release is not None:
+                            release(name, start, stop)
+            checksum = np.frombuffer(digest.digest(), dtype=np.uint8)
+            with archive.open("checksum.npy", mode="w") as member:
+                np.lib.format.write_array(member, checksum, allow_pickle=False)
+
+    replace_atomically(path, write)
+    return digest.hexdigest()
 
 
 def read_arrays(
-    path: Path, names: tuple[str, ...]
+    path: Path,
+    names: tuple[str, ...],
+    into: ArrayMap | None = None,
+    release: Release | None = None,
 ) -> tuple[dict[str, npt.NDArray[Any]], str] | None:
     """The arrays saved at ``path`` (exactly ``names``) and their checksum, verified; ``None``
-    when missing or damaged."""
+    when missing or damaged. An array named in ``into`` is read a chunk at a time straight
+    into the array given there (same shape and type; ``release`` told of each chunk read),
+    not into a new one, and returned as that array: on ``None`` it holds what was read."""
     if not path.exists():
         return None
+    into = into or {}
+    digest = hashlib.sha256(f"format {CACHE_FORMAT}".encode())
+    arrays: dict[str, npt.NDArray[Any]] = {}
     try:
-        with np.load(path, allow_pickle=False) as data:
-            if set(data.files) != {*names, "checksum"}:
-                report_damaged(path, f"holds {sorted(data.files)}, not {sorted(names)}")
+        with zipfile.ZipFile(path) as archive:
+            files = {name.removesuffix(".npy") for name in archive.namelist()}
+            if files != {*names, "checksum"}:
+                report_damaged(path, f"holds {sorted(files)}, not {sorted(names)}")
                 return None
-            arrays = {name: data[name] for name in names}
-            checksum = bytes(data["checksum"].astype(np.uint8)).hex()
+            for name in sorted(names):
+                with archive.open(f"{name}.npy") as member:
+                    arrays[name] = _read_member(member, name, into.get(name), digest, release)
+            with archive.open("checksum.npy") as member:
+                checksum = bytes(np.lib.format.read_array(member).astype(np.uint8)).hex()
     except Exception as error:  # a damaged .npz can fail in zipfile, numpy or the OS
-        report_damaged(path, f"unreadable ({type(error).__name__})")
+        report_damaged(path, f"unreadable ({type(error).__name__}: {error})")
         return None
-    if checksum != arrays_checksum(arrays):
+    if checksum != digest.hexdigest():
         report_damaged(path, "its content does not match its checksum")
         return None
     return arrays, checksum
+
+
+def _read_member(
+    member: IO[bytes],
+    name: str,
+    target: npt.NDArray[Any] | None,
+    digest: Any,
+    release: Release | None,
+) -> npt.NDArray[Any]:
+    """One ``.npy`` member, hashed into ``digest`` as :func:`arrays_checksum` hashes it: into
+    ``target`` a chunk at a time (telling ``release`` after each), or whole into a new array."""
+    if target is None:
+        array: npt.NDArray[Any] = np.lib.format.read_array(member, allow_pickle=False)
+        digest.update(_array_header(name, array))
+        digest.update(np.ascontiguousarray(array).data)
+        return array
+    version = np.lib.format.read_magic(member)
+    shape, fortran, dtype = (
+        np.lib.format.read_array_header_1_0(member)
+        if version == (1, 0)
+        else np.lib.format.read_array_header_2_0(member)
+    )
+    if shape != target.shape or fortran or dtype != target.dtype:
+        raise ValueError(f"{name} is {dtype} {shape}, not {target.dtype} {target.shape}")
+    digest.update(_array_header(name, target))
+    for start, stop in _chunks(target):
+        data = member.read((stop - start) * target.itemsize)
+        if len(data) != (stop - start) * target.itemsize:
+            raise ValueError(f"{name} ends early")
+        digest.update(data)
+        target[start:stop] = np.frombuffer(data, dtype=target.dtype)
+        if release is not None:
+            release(name, start, stop)
+    return target

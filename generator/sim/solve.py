@@ -75,6 +75,7 @@ from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules
 from generator.sim.cache_files import (
     CACHE_FORMAT,
+    Release,
     arrays_checksum,
     read_arrays,
     read_json,
@@ -668,7 +669,7 @@ def _solve(
         if moves is None:
             moves = _move_table(geo, configs)
         throws = int(geo.throw_values.shape[0])
-        resume = store.progress_of(layer, int(sizes[layer]), throws) if store else None
+        resume = store.progress_of(layer, index, throws, values, lengths) if store else None
         record = _solve_layer(
             rules, geo, configs, index, moves, layer, values, lengths, tolerance,
             resume=resume, keep=store.keep_progress if store else None, start=start,
@@ -739,6 +740,11 @@ class LayerProgress:
     settled: npt.NDArray[np.uint8]
     counters: dict[str, Any]
     """The sweeps' counts, the drift and its history, and the time spent so far."""
+    release: Release | None = None
+    """Told of each chunk saved (:func:`generator.sim.cache_files.write_arrays`): the array
+    the phase does not use is saved without all of its pages coming into memory."""
+    in_place: bool = False
+    """``values`` and ``lengths`` are the solve's own arrays, read straight into them."""
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         return {
@@ -799,9 +805,11 @@ def _solve_layer(
             fitted_start(order, places, base, values, evaluation)
     else:
         policy, settled, counters = resume.policy, resume.settled, resume.counters
-        values[own] = resume.values
+        if not resume.in_place:
+            values[own] = resume.values
         if resume.phase == "lengths":
-            lengths[own] = resume.lengths
+            if not resume.in_place:
+                lengths[own] = resume.lengths
             release_pages(values, base, base + following)
         resume.values = resume.lengths = np.empty(0)  # copied: their memory goes
         began -= counters["seconds"]
@@ -825,9 +833,17 @@ def _solve_layer(
             "cpu_seconds": _cpu_time() - began_cpu,
             **more,
         }
-        keep(LayerProgress(layer, phase, values[own], lengths[own], policy, settled, figures))
-        idle = lengths if phase == "values" else values
-        release_pages(idle, base, base + size)  # read to be saved, not used by this phase
+        idle, idle_name = (lengths, "lengths") if phase == "values" else (values, "values")
+
+        def release(name: str, start: int, stop: int) -> None:
+            if name == idle_name:  # read to be saved, not used by this phase
+                release_pages(idle, base + start, base + stop)
+
+        progress = LayerProgress(
+            layer, phase, values[own], lengths[own], policy, settled, figures, release
+        )
+        keep(progress)
+        release_pages(idle, base, base + size)  # whatever a keeper read whole
         saved_at = time.perf_counter()
 
     def over_waves(array: FloatArray, backup: Callable[[int, int, bool, float], None]) -> float:
@@ -1095,7 +1111,7 @@ class Checkpoints:
         checksum (a kill between the two leaves a record that does not match, and the layer
         starts again)."""
         arrays_path, record_path = self._progress_paths(progress.layer)
-        checksum = write_arrays(arrays_path, progress.arrays())
+        checksum = write_arrays(arrays_path, progress.arrays(), progress.release)
         record = {
             "layer": progress.layer,
             "phase": progress.phase,
@@ -1104,15 +1120,33 @@ class Checkpoints:
         }
         write_json(record_path, record)
 
-    def progress_of(self, layer: int, size: int, throws: int) -> LayerProgress | None:
-        """The saved progress of ``layer`` (``size`` states, ``throws`` throws), or ``None``:
-        none saved, or damaged (reported: the layer starts again)."""
+    def progress_of(
+        self,
+        layer: int,
+        index: StateIndex,
+        throws: int,
+        values: FloatArray,
+        lengths: FloatArray,
+    ) -> LayerProgress | None:
+        """The saved progress of ``layer`` (``throws`` throws a state), or ``None``: none
+        saved, or damaged (reported: the layer starts again, and whatever was read into its
+        values and lengths is overwritten). The layer's values and lengths are read a chunk at
+        a time straight into ``values`` and ``lengths`` (memory-mapped: each chunk's pages go
+        once read), not into copies: a resumed layer needs no more memory than a fresh one."""
         arrays_path, record_path = self._progress_paths(layer)
         if not self.resume or not record_path.exists():
             return None
         record = read_json(record_path)
         names = ("values", "lengths", "policy", "settled")
-        saved = read_arrays(arrays_path, names) if isinstance(record, dict) else None
+        first, last = int(index.layer_base[layer]), int(index.layer_base[layer + 1])
+        size = last - first
+        whole = {"values": values, "lengths": lengths}
+
+        def release(name: str, start: int, stop: int) -> None:
+            release_pages(whole[name], first + start, first + stop)
+
+        into = {"values": values[first:last], "lengths": lengths[first:last]}
+        saved = read_arrays(arrays_path, names, into, release) if isinstance(record, dict) else None
         arrays, checksum = saved if saved is not None else (None, None)
         shapes = {
             "values": size,
@@ -1138,6 +1172,7 @@ class Checkpoints:
             arrays["policy"].astype(np.uint32, copy=False),
             arrays["settled"].astype(np.uint8, copy=False),
             record["counters"],
+            in_place=True,
         )
 
     def forget_progress(self, layer: int) -> None:
