@@ -411,3 +411,12 @@ def test_a_change_into_another_solved_game_has_its_exact_full_effect(
     assert f"| First player wins, perfect play | {100 * english.first_player:.4f} % |" in pair
     same = html.unescape(pages["compare/finkel-english--finkel-spanish.md"])
     assert "Both full games are solved" not in same, "one game: nothing to compare"
+
+    from generator.site.variant_pages import variant_pages
+
+    throws = book.expected_throws - english.expected_throws  # type: ignore[operator]
+    rulebook = html.unescape(variant_pages(ctx, figures.per_variant)["variants/finkel-english.md"])
+    assert (
+        f"changed to 4, the first player's chance {100 * expected:+.3f} points and a perfect"
+        f" game {abs(throws):.1f} throws shorter." in rulebook
+    )

@@ -77,6 +77,16 @@ def measured_figures(ctx: SiteContext, results: Results | None) -> Figures:
             "same_game": [ctx.catalog.variants[other] for other in same_game.get(vid, ())],
             "agent_words": ctx.words.agent,
             "full_game": full.by_variant.get(vid),
+            "full_changes": [
+                {
+                    "question": c.question,
+                    "title": ctx.catalog.questions[c.question].title,
+                    "value": ctx.words.label(c.question, c.value),
+                    "effect": c.effect,
+                }
+                for c in full.changes
+                if vid in c.variants
+            ],
         }
     by_question = suite.by_question() if suite else {}
     solved = results.get(FULL_GAMES) if results else None
