@@ -91,12 +91,22 @@ def read_json(path: Path) -> Any | None:
 ArrayMap = Mapping[str, npt.NDArray[Any]]
 
 
+def _new_digest() -> hashlib._Hash:
+    """The SHA-256 every arrays checksum starts from."""
+    return hashlib.sha256(f"format {CACHE_FORMAT}".encode())
+
+
+def _array_header(name: str, array: npt.NDArray[Any]) -> bytes:
+    """What an arrays checksum hashes before an array's bytes."""
+    return f"{name} {array.dtype.str} {array.shape}".encode()
+
+
 def arrays_checksum(arrays: ArrayMap) -> str:
     """SHA-256 of named arrays: names, dtypes, shapes and bytes, in name order."""
-    digest = hashlib.sha256(f"format {CACHE_FORMAT}".encode())
+    digest = _new_digest()
     for name in sorted(arrays):
         array = np.ascontiguousarray(arrays[name])
-        digest.update(f"{name} {array.dtype.str} {array.shape}".encode())
+        digest.update(_array_header(name, array))
         digest.update(array.data)  # no copy: a seven-piece solution is gigabytes
     return digest.hexdigest()
 
@@ -115,17 +125,12 @@ def _chunks(array: npt.NDArray[Any]) -> Iterator[tuple[int, int]]:
         yield start, min(array.shape[0], start + step)
 
 
-def _array_header(name: str, array: npt.NDArray[Any]) -> bytes:
-    """What :func:`arrays_checksum` hashes before an array's bytes."""
-    return f"{name} {array.dtype.str} {array.shape}".encode()
-
-
 def write_arrays(path: Path, arrays: ArrayMap, release: Release | None = None) -> str:
     """Save one-dimensional numeric ``arrays`` as ``.npz`` (what :func:`numpy.savez` writes,
     the checksum as one more array), atomically; the checksum. Each array is hashed and
     written a chunk at a time, in one pass, and ``release`` told of each chunk written: a
     memory-mapped array is saved without all of it coming into memory at once."""
-    digest = hashlib.sha256(f"format {CACHE_FORMAT}".encode())
+    digest = _new_digest()
 
     def write(file: BinaryIO) -> None:
         with zipfile.ZipFile(file, mode="w", compression=zipfile.ZIP_STORED) as archive:
@@ -165,7 +170,7 @@ def read_arrays(
     if not path.exists():
         return None
     into = into or {}
-    digest = hashlib.sha256(f"format {CACHE_FORMAT}".encode())
+    digest = _new_digest()
     arrays: dict[str, npt.NDArray[Any]] = {}
     try:
         with zipfile.ZipFile(path) as archive:
@@ -191,7 +196,7 @@ def _read_member(
     member: IO[bytes],
     name: str,
     target: npt.NDArray[Any] | None,
-    digest: Any,
+    digest: hashlib._Hash,
     release: Release | None,
 ) -> npt.NDArray[Any]:
     """One ``.npy`` member, hashed into ``digest`` as :func:`arrays_checksum` hashes it: into

@@ -733,9 +733,9 @@ class LayerProgress:
     layer: int
     phase: Literal["values", "lengths"]
     values: FloatArray
-    """The layer's values so far."""
+    """The layer's values so far: a view of the solve's own array (saved, or read into it)."""
     lengths: FloatArray
-    """The layer's expected lengths so far (all 0 before their phase)."""
+    """The layer's expected lengths so far (all 0 before their phase), likewise."""
     policy: npt.NDArray[np.uint32]
     settled: npt.NDArray[np.uint8]
     counters: dict[str, Any]
@@ -743,8 +743,6 @@ class LayerProgress:
     release: Release | None = None
     """Told of each chunk saved (:func:`generator.sim.cache_files.write_arrays`): the array
     the phase does not use is saved without all of its pages coming into memory."""
-    in_place: bool = False
-    """``values`` and ``lengths`` are the solve's own arrays, read straight into them."""
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         return {
@@ -804,14 +802,10 @@ def _solve_layer(
             evaluation = (configs.table, geo.piece_of_slot, geo.packed, start)
             fitted_start(order, places, base, values, evaluation)
     else:
+        # The saved values and lengths were read straight into place (Checkpoints.progress_of).
         policy, settled, counters = resume.policy, resume.settled, resume.counters
-        if not resume.in_place:
-            values[own] = resume.values
         if resume.phase == "lengths":
-            if not resume.in_place:
-                lengths[own] = resume.lengths
             release_pages(values, base, base + following)
-        resume.values = resume.lengths = np.empty(0)  # copied: their memory goes
         began -= counters["seconds"]
         began_cpu -= counters["cpu_seconds"]
     drift = float(counters.get("drift", 0.0))
@@ -1172,7 +1166,6 @@ class Checkpoints:
             arrays["policy"].astype(np.uint32, copy=False),
             arrays["settled"].astype(np.uint8, copy=False),
             record["counters"],
-            in_place=True,
         )
 
     def forget_progress(self, layer: int) -> None:
