@@ -21,6 +21,7 @@ from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
 from generator.sim.full_games import FullEffect
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
+from generator.site.full_games_view import solved_game
 from generator.site.render import environment, render
 from generator.site.vocabulary import Vocabulary
 
@@ -432,6 +433,8 @@ def pair_pages(
             languages=ctx.words.language,
             stats_a=statistics.get(a),
             stats_b=statistics.get(b),
+            solved_a=solved_game((statistics.get(a) or {}).get("full_game")),
+            solved_b=solved_game((statistics.get(b) or {}).get("full_game")),
         )
     return pages
 

@@ -182,6 +182,12 @@ def full_games_view(found: Status | None, order: list[str]) -> FullGamesView:
     )
 
 
+def solved_game(line: dict[str, Any] | None) -> Game | None:
+    """The game of a rulebook's line (:attr:`FullGamesView.by_variant`), where it is solved."""
+    game: Game | None = line.get("game") if line else None
+    return game
+
+
 def same_game(vids: list[str], sizes: dict[str, Pending]) -> list[list[str]]:
     """``vids`` grouped by game (one fingerprint), each group where its first rulebook stands;
     a rulebook whose size was not counted stands alone."""

@@ -22,7 +22,7 @@ from generator.model.variant import Question, Variant
 from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, Skipped
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
 from generator.site.context import SiteContext, question_page, variant_page
-from generator.site.full_games_view import full_games_view
+from generator.site.full_games_view import full_games_view, solved_game
 from generator.site.render import environment, figure, render
 
 
@@ -256,8 +256,7 @@ class Finding:
     def full_game(self) -> Any | None:
         """The game solved with its own pieces (:class:`generator.site.full_games_view.Game`),
         or None where it is pending or was never measured."""
-        line = self.figures["full_game"]
-        return line.get("game") if line else None
+        return solved_game(self.figures["full_game"])
 
     @property
     def perfect(self) -> Any | None:
