@@ -29,9 +29,10 @@ from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, solve, with_pi
 from generator.sim.suite import Suite
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
-from generator.site.full_games_view import NUMBER_WORDS, full_games_view
+from generator.site.full_games_view import full_games_view
 from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
+from generator.words import number_word
 
 FIXTURE = ROOT / "tests" / "data" / "site" / "variants"
 MASTERS = "royalur-masters"
@@ -328,7 +329,7 @@ def test_each_rulebooks_conclusion_gives_its_full_game_where_solved(
         record = found.solved.get(finding.variants[0].id)
         if record is not None:
             solved_lines += 1
-            pieces, wins = NUMBER_WORDS[record.pieces], f"{100 * record.first_player:.2f} %"
+            pieces, wins = number_word(record.pieces), f"{100 * record.first_player:.2f} %"
             assert f"full game with {pieces} pieces a side, the first player wins {wins}" in line
             assert "(not " not in line, line
         elif finding.perfect is not None and finding.perfect.pieces != finding.pieces:

@@ -66,6 +66,7 @@ from generator.sim.cache_files import (
 from generator.sim.records import SIM_VERSION
 from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
+from generator.words import WORD_NUMBERS, number_word
 
 CLAIMS_VERSION = 5
 """Bump when a check could give a different result for the same rules."""
@@ -201,16 +202,6 @@ def _percent(x: float) -> str:
 
 # --- dice-odds -------------------------------------------------------------------------------
 
-_NUMBER_WORDS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-}
 _ODDS = re.compile(r"(\d+)\s+in\s+(\d+)")
 
 
@@ -241,8 +232,8 @@ def _throw_names(segment: str) -> list[int]:
     """Throws named in words ("a four") or as lone digits ("a 2") in ``segment``."""
     names = []
     for word in re.findall(r"[a-z]+|\d+", segment.lower()):
-        if word in _NUMBER_WORDS:
-            names.append(_NUMBER_WORDS[word])
+        if word in WORD_NUMBERS:
+            names.append(WORD_NUMBERS[word])
         elif word.isdigit():
             names.append(int(word))
     return names
@@ -379,7 +370,7 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
             f"{start} {'; with '.join(said for _, said in parts)} at {fast:g} to {slow:g}"
             " seconds a throw."
         )
-    shown = " and ".join(_COUNT_WORDS.get(n, str(n)) for n in counts)
+    shown = " and ".join(number_word(n) for n in counts)
     method = (
         f"{games} seeded games (seed {settings.seed}) in the native simulator"
         f"{f' with {shown} pieces a side' if named else ''}, both sides playing the greedy"
@@ -499,7 +490,7 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
         verdict = CONTRADICTED
     else:
         verdict = PARTLY
-    counts = " and ".join(_COUNT_WORDS[n] for n in WORTH_PIECES)
+    counts = " and ".join(number_word(n) for n in WORTH_PIECES)
     shown = " and ".join(f"{100 * w:.1f}" for w in worths)
     verdict_words = {
         SUPPORTED: f"more than {_share_words(threshold)} of them",
@@ -533,15 +524,12 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
 
 def _pieces_words(pieces: int) -> str:
     """A piece count in words: "two pieces"."""
-    return f"{_COUNT_WORDS.get(pieces, str(pieces))} piece{'s' * (pieces != 1)}"
+    return f"{number_word(pieces)} piece{'s' * (pieces != 1)}"
 
 
 def _a_side(pieces: int) -> str:
     """ "two pieces a side"."""
     return f"{_pieces_words(pieces)} a side"
-
-
-_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 
 
 def _share_words(share: float) -> str:
@@ -897,9 +885,12 @@ def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     """Coins thrown and heads counted against the variant's dice, outcome by outcome, exactly.
     The number of coins is the first number word of the claim ("Four coins ...")."""
     rules = compile_rules(catalog.resolve(claim.variant))
-    counts = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
     words = re.findall(r"[a-z]+|\d+", claim.claim.lower())
-    coins = next(int(w) if w.isdigit() else counts[w] for w in words if w.isdigit() or w in counts)
+    coins = next(
+        int(w) if w.isdigit() else WORD_NUMBERS[w]
+        for w in words
+        if w.isdigit() or WORD_NUMBERS.get(w, 0) >= 2
+    )
     spread = {k: Fraction(math.comb(coins, k), 2**coins) for k in range(coins + 1)}
     dice = {throw: Fraction(p) for throw, p in rules.throws if p > 0}
     same = spread == dice
@@ -907,7 +898,7 @@ def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     def table(odds: dict[int, Fraction]) -> str:
         return ", ".join(f"{throw}: {odds[throw]}" for throw in sorted(odds))
 
-    named = _COUNT_WORDS.get(coins, str(coins))
+    named = number_word(coins)
     numbers = {f"{named} coins, heads counted": table(spread), "this rulebook's dice": table(dice)}
     summary = (
         f"Exactly the same: {named} coins give every throw with the chance the dice give it."

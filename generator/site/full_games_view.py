@@ -25,6 +25,7 @@ from generator.sim.full_games import (
     groups,
 )
 from generator.site.render import figure
+from generator.words import number_word
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class Game:
     @property
     def count(self) -> str:
         """The pieces a side in words: ``seven``."""
-        return NUMBER_WORDS.get(self.record.pieces, str(self.record.pieces))
+        return number_word(self.record.pieces)
 
 
 @dataclass(frozen=True)
@@ -230,9 +231,6 @@ def duration_words(seconds: float) -> str:
     return f"{figure('%.1f', seconds / 3600)} hours"
 
 
-NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
-
-
 def pieces_words(count: int) -> str:
     """``7`` as ``seven-piece``."""
-    return f"{NUMBER_WORDS.get(count, str(count))}-piece"
+    return f"{number_word(count)}-piece"

@@ -24,6 +24,8 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
+from generator.words import number_word
+
 TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = Path(__file__).parent / "assets"
 
@@ -236,6 +238,7 @@ def environment() -> jinja2.Environment:
     env.filters["lower_first"] = lower_first
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range
+    env.globals["number_word"] = number_word
     return env
 
 
