@@ -164,20 +164,24 @@ def test_the_build_reads_committed_values_that_a_solve_reproduces(
 def test_the_statistics_page_gives_each_exact_figure_once_a_game(
     catalog: Catalog, tiny_suite: Any, tmp_path: Path
 ) -> None:
-    """The tables of the largest exact effects and of exact skill give one row per game:
-    rulebooks that play one game (or one change of one game) share it, every simulated
-    rulebook is named in the skill table, and no row repeats another's figures."""
+    """The tables of perfect play, of the largest exact effects and of exact skill give one
+    row per game: rulebooks that play one game (or one change of one game) share it, every
+    simulated rulebook is named in the perfect-play and skill tables, and no row repeats
+    another's figures."""
     import html
 
     from generator.measure.core import Results, Settings
+    from generator.measure.exact import EXACT, solve_exact
     from generator.measure.exact_effects import EXACT_EFFECTS, read_exact_effects
     from generator.measure.suite import SUITE
     from generator.site.context import SiteContext
     from generator.site.edition import load_editions
     from generator.site.statistics_page import statistics_files
 
-    exact = read_exact_effects(catalog, Settings(cache_root=tmp_path, log=lambda _: None))
-    results = Results(0, {SUITE.name: tiny_suite, EXACT_EFFECTS.name: exact})
+    settings = Settings(cache_root=tmp_path, log=lambda _: None)
+    exact = read_exact_effects(catalog, settings)
+    values = solve_exact(catalog, settings)  # read from the committed results, none solved
+    results = Results(0, {SUITE.name: tiny_suite, EXACT_EFFECTS.name: exact, EXACT.name: values})
     ctx = SiteContext(catalog, None, load_editions(VARIANTS))
     page = html.unescape(str(statistics_files(ctx, results).files["statistics/index.md"]))
 
@@ -191,13 +195,14 @@ def test_the_statistics_page_gives_each_exact_figure_once_a_game(
     figures = [row.split(" | ", 1)[1] for row in largest]
     assert len(set(figures)) == len(figures), "two rows give one effect"
     assert any(" and [" in row for row in largest), "no effect shared by rulebooks of one game"
-    skill = rows("## Skill, exactly")
     simulated = [v for v in catalog.variants.values() if v.simulate]
-    for variant in simulated:
-        assert sum(f"[{variant.short}]" in row for row in skill) == 1, variant.id
-    assert len(skill) < len(simulated)
-    # Rulebooks that play one game at the size computed share a row (the Great Book's and
-    # the three-piece rulebook's, three pieces a side), whatever their full games.
-    figures = [row.split(" | ", 1)[1] for row in skill]
-    assert len(set(figures)) == len(figures), "two rows give one game's figures"
-    assert any("[Finkel (Great Book)]" in row and "[Three pieces]" in row for row in skill)
+    # Rulebooks that play one game at the sizes computed share a row (the Great Book's and
+    # the three-piece rulebook's, one to three pieces a side), whatever their full games.
+    for heading in ("## Perfect play", "## Skill, exactly"):
+        table = rows(heading)
+        for variant in simulated:
+            assert sum(f"[{variant.short}]" in row for row in table) == 1, (heading, variant.id)
+        assert len(table) < len(simulated)
+        figures = [row.split(" | ", 1)[1] for row in table]
+        assert len(set(figures)) == len(figures), f"{heading}: two rows give one game's figures"
+        assert any("[Finkel (Great Book)]" in row and "[Three pieces]" in row for row in table)

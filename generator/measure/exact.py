@@ -35,6 +35,9 @@ class ExactValue:
     memory_bytes: int
     """Peak bytes of the solver's arrays. (Not the processor time: it differs from run to run,
     and two builds of one commit must publish the same figures.)"""
+    game: str
+    """The rules' fingerprint at this piece count: rulebooks with equal ones play one game
+    here, whatever they play with more pieces."""
 
 
 @dataclass
@@ -68,14 +71,20 @@ def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
         read_only = set(range(1, min(rules.pieces, MAX_SOLVED_PIECES) + 1)) - solved
         for pieces in sorted(solved | read_only):
             game = with_pieces(rules, pieces)
-            known = committed.get(fingerprint(game))
+            key = fingerprint(game)
+            known = committed.get(key)
             if pieces in read_only and known is None:
                 continue  # a larger game only where ur-variants exact has computed it
             if known is not None and known.perfect_throws is not None:
                 memory = estimate(game).memory_bytes  # what a solve of it allocates, counted
                 values.append(
                     ExactValue(
-                        pieces, known.perfect_first, known.perfect_throws, known.states, memory
+                        pieces,
+                        known.perfect_first,
+                        known.perfect_throws,
+                        known.states,
+                        memory,
+                        key,
                     )
                 )
                 continue
@@ -92,6 +101,7 @@ def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
                     solution.expected_throws,
                     solution.states,
                     solution.memory_bytes,
+                    key,
                 )
             )
             if not solution.from_cache:

@@ -141,6 +141,7 @@ def statistics_pages(
         findings=findings,
         overview=overview(findings),
         solved_pieces=sorted({n for f in findings for n in f.exact_by_pieces}),
+        exact_rows=same_small_games(findings),
         players=[ctx.words.agent(label) for label in ["random", *sorted(agents.named())]],
         charts=sorted(charts),
         link=ctx.linker(page),
@@ -299,6 +300,18 @@ def overview(findings: list[Finding]) -> dict[str, Any] | None:
         "longest": by_length[-1],
         "measured_skill": [f for f in findings if f.skill is not None],
     }
+
+
+def same_small_games(findings: list[Finding]) -> list[list[Finding]]:
+    """The perfect-play table's rows: the findings that play one game at every piece count
+    solved exactly (equal rules fingerprints, :attr:`generator.measure.exact.ExactValue.game`)
+    together, each row where its first finding stands. Two rulebooks that differ only in
+    their number of pieces (the Great Book's Finkel and Three pieces) are one row there."""
+    rows: dict[object, list[Finding]] = {}
+    for f in findings:
+        games = tuple((value.pieces, value.game) for value in f.figures["exact"])
+        rows.setdefault(games or id(f), []).append(f)
+    return list(rows.values())
 
 
 def same_value_series(
