@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
-from generator.model.variant import ResolvedVariant
 from generator.sim import full_games
 from generator.sim.full_games import Status
-from generator.sim.suite import Effect, sensitivity_changes, simulated_variants
+from generator.sim.suite import Effect, playable_changes
 from generator.sim.variation import canonical
 
 
@@ -33,8 +32,8 @@ def read_full_games(catalog: Catalog, settings: Settings) -> Status:
         )
     changes = (
         (variant.id, change, compile_rules(changed))
-        for variant, change, changed in sensitivity_changes(catalog, simulated_variants(catalog))
-        if isinstance(changed, ResolvedVariant) and variant.id in found.solved
+        for variant, change, changed in playable_changes(catalog)
+        if variant.id in found.solved
     )
     return dataclasses.replace(found, changes=full_games.change_effects(changes, found.solved))
 

@@ -184,14 +184,12 @@ class Planned:
 
 def plan(catalog: Catalog, max_states: int = DEFAULT_MAX_STATES) -> list[Planned]:
     """Every playable one-ruling change of the sensitivity runs, with the games to evaluate."""
-    from generator.sim.suite import sensitivity_changes, simulated_variants
+    from generator.sim.suite import playable_changes
 
-    planned = []
-    for variant, change, changed in sensitivity_changes(catalog, simulated_variants(catalog)):
-        if not isinstance(changed, ResolvedVariant):
-            continue  # the engine cannot play it
-        planned.append(_plan_one(variant, change, changed, max_states))
-    return planned
+    return [
+        _plan_one(variant, change, changed, max_states)
+        for variant, change, changed in playable_changes(catalog)
+    ]
 
 
 def _plan_one(
@@ -384,12 +382,11 @@ def current_records(catalog: Catalog, results: dict[str, Any]) -> Iterator[Effec
     simulated rulebook, and the same rules at the recorded piece count. A ruling changed since
     the run drops its records until ``ur-variants exact`` runs again. Cheap: rules are
     compiled and fingerprinted, not evaluated."""
-    from generator.sim.suite import sensitivity_changes, simulated_variants
+    from generator.sim.suite import playable_changes
 
     changes = {
         (variant.id, canonical(change.as_dict())): (variant, changed)
-        for variant, change, changed in sensitivity_changes(catalog, simulated_variants(catalog))
-        if isinstance(changed, ResolvedVariant)
+        for variant, change, changed in playable_changes(catalog)
     }
     for data in results["effects"]:
         record = EffectRecord.from_dict(data)

@@ -195,6 +195,17 @@ def sensitivity_changes(
                 yield variant, change, refused or changed
 
 
+def playable_changes(
+    catalog: Catalog,
+) -> Iterator[tuple[ResolvedVariant, Change, ResolvedVariant]]:
+    """Every one-ruling change of a simulated rulebook that the engine can play: (rulebook,
+    change, changed rulebook). The exact effects and the full-game effects are computed for
+    these, the others are reported where they are measured (:func:`sensitivity_changes`)."""
+    for variant, change, changed in sensitivity_changes(catalog, simulated_variants(catalog)):
+        if isinstance(changed, ResolvedVariant):
+            yield variant, change, changed
+
+
 def report_uncommitted(
     specs: list[RecordSpec], committed: Mapping[str, Record], log: Callable[[str], None] | None
 ) -> list[str]:
