@@ -36,10 +36,11 @@ def test_identical_exact_values_share_one_line() -> None:
         "B": [(1, 53.0049839525), (2, 51.8572907496)],
         "C": [(1, 53.0049839525), (2, 51.9)],
         "D": [(1, 53.0049839525), (2, 51.8572907496), (3, 51.6)],
+        "E": [(1, 53.0049839525), (2, 51.8572907496)],
     }
     merged = same_value_series(series)
-    assert list(merged) == ["A, B", "C", "D"]
-    assert merged["A, B"] == series["A"]
+    assert list(merged) == ["A, B and E", "C", "D"]
+    assert merged["A, B and E"] == series["A"]
 
 
 def test_title_quotes_open_and_close() -> None:

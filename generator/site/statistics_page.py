@@ -24,6 +24,7 @@ from generator.site.charts import Interval, histogram_chart, interval_chart, lin
 from generator.site.context import SiteContext, question_page, variant_page
 from generator.site.full_games_view import full_games_view, solved_game
 from generator.site.render import environment, figure, render
+from generator.site.vocabulary import listing
 
 
 @dataclass
@@ -324,7 +325,7 @@ def same_value_series(
     for name, points in series.items():
         key = tuple((pieces, round(value, 10)) for pieces, value in points)
         merged.setdefault(key, []).append(name)
-    return {", ".join(names): list(key) for key, names in merged.items()}
+    return {listing(names): list(key) for key, names in merged.items()}
 
 
 def binary_size(count: int) -> str:
