@@ -361,33 +361,43 @@ def test_a_configured_address_goes_into_every_citation(
     assert site_url() is None
 
 
-def test_an_effect_row_says_which_rulebooks_play_the_same_game() -> None:
-    """Rulebooks that play exactly the same game show identical figures: each row says so."""
+def test_rulebooks_playing_one_game_share_an_effect_row() -> None:
+    """Rulebooks that play exactly the same game, changed to the same answer, show identical
+    figures: they share one row that names them all ("A, B and C"), where each had a row of
+    its own repeating the other's figures; a rulebook whose figures differ keeps its own."""
     from types import SimpleNamespace as Row
 
+    from generator.site.reference_pages import effect_rows
+
     interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
-    effect = [
-        Row(
+    other = {"estimate": 0.013, "low": -0.007, "high": 0.033}
+
+    def effect(vid: str, win_rate: dict[str, float]) -> Row:
+        return Row(
             variant=vid,
             question="q",
             change=Row(value="v"),
-            win_rate=interval,
+            win_rate=win_rate,
             throws=interval,
             changed=Row(games=2555, seed=1),
             exact=None,
             full=None,
         )
-        for vid in ("merit", "sr")
-    ]
-    variants = {"merit": Row(id="merit", short="Merit"), "sr": Row(id="sr", short="S&R")}
+
+    same_game = {"merit": ("sr", "tab"), "sr": ("merit", "tab"), "tab": ("merit", "sr")}
+    effects = [effect("merit", interval), effect("bell", interval), effect("sr", interval)]
+    effects.append(effect("tab", other))  # the same game by the rules, yet other figures
+    rows = effect_rows(effects, same_game, lambda e: Row(changes_play=True))
+    assert [row.variants for row in rows] == [("merit", "sr"), ("bell",), ("tab",)]
+
+    variants = {v: Row(id=v, short=v.upper()) for v in ("merit", "sr", "bell", "tab")}
     text = (
         environment()
         .get_template("_question_effect.md.j2")
         .render(
             q=Row(drives_engine=True, measure=()),
-            effect=effect,
+            effect=rows,
             variants=variants,
-            same_game={"merit": [variants["sr"]], "sr": [variants["merit"]]},
             link=lambda target: target,
             variant_page=lambda vid: f"{vid}.md",
             label=lambda question, value: value,
@@ -396,9 +406,10 @@ def test_an_effect_row_says_which_rulebooks_play_the_same_game() -> None:
     )
     # as the reader sees it: the page's text is escaped by character references (render.py)
     shown = html.unescape(markdown.markdown(text, extensions=["tables"]))
-    merit, sr = '<a href="merit.md">Merit</a>', '<a href="sr.md">S&R</a>'
-    assert f"{merit} (the same game as {sr})" in shown
-    assert f"{sr} (the same game as {merit})" in shown
+    cells = [c.split("</td>")[0] for c in shown.split("<td>")[1:]]
+    assert '<a href="merit.md">MERIT</a> and <a href="sr.md">SR</a>' in cells
+    assert shown.count('href="sr.md"') == 1
+    assert shown.count("<tr>") == 4  # the header and three rows
 
 
 def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(

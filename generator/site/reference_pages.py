@@ -4,7 +4,7 @@ the glossary (whose terms also become tooltips on every page)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ import yaml
 
 from generator.engine.equivalence import same_game_groups, value_verdict
 from generator.model.variant import Evidence, Ruling, Source
+from generator.sim.policy_eval import ExactFigures
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
 from generator.site.render import environment, render
 
@@ -106,14 +107,65 @@ def answers(ctx: SiteContext, question_id: str) -> list[Answer]:
     return sorted(found, key=lambda a: -len(a.rulebooks))
 
 
+@dataclass(frozen=True)
+class EffectRow:
+    """One row of a question's measured effects: one change, measured on one game, and the
+    rulebooks that play that game (their figures measure it once each, and agree)."""
+
+    effect: Any
+    """The first rulebook's :class:`generator.sim.suite.Effect`; the others' are equal."""
+    variants: tuple[str, ...]
+
+
+def _timeless(figures: ExactFigures | None) -> ExactFigures | None:
+    return None if figures is None else replace(figures, cpu_seconds=0.0)
+
+
+def effect_rows(
+    effects: list[Any], same_game: dict[str, tuple[str, ...]], verdict: Any
+) -> list[EffectRow]:
+    """The effects, one row per game and change: a rulebook that plays exactly the same game
+    as an earlier row's (:func:`generator.engine.equivalence.same_game_groups`), changed to
+    the same answer with the same figures and verdict, joins that row instead of repeating
+    it. Figures that differ keep their own row, whatever the games' equality says."""
+
+    def figures(e: Any) -> tuple[Any, ...]:
+        """What the row shows: not the rulebook's name, which the records carry, nor the
+        processor time each exact solve took."""
+        x, f = e.exact, e.full
+        exact = (
+            None if x is None else (x.pieces, *map(_timeless, (x.baseline, x.changed)), x.reason)
+        )
+        full = None if f is None else (f.baseline.key, f.changed.key, f.first_player, f.throws)
+        return (e.change.value, e.win_rate, e.throws, exact, full, verdict(e).changes_play)
+
+    rows: list[EffectRow] = []
+    for e in effects:
+        home = next(
+            (
+                i
+                for i, row in enumerate(rows)
+                if e.variant in same_game.get(row.variants[0], ())
+                and figures(row.effect) == figures(e)
+            ),
+            None,
+        )
+        if home is None:
+            rows.append(EffectRow(e, (e.variant,)))
+        else:
+            rows[home] = EffectRow(rows[home].effect, (*rows[home].variants, e.variant))
+    return rows
+
+
 def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
     env = environment()
     pages = {}
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
-    same_game = {
-        vid: [ctx.catalog.variants[other] for other in others]
-        for vid, others in same_game_groups(simulated).items()
-    }
+    same_game = same_game_groups(simulated)
+
+    def verdict(e: Any) -> Any:
+        return value_verdict(ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value)
+
     for qid, question in ctx.catalog.questions.items():
         page = question_page(qid)
         played_by = {vid: r.rulings[qid] for vid, r in ctx.resolved.items() if qid in r.rulings}
@@ -132,12 +184,9 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             prose=ctx.prose(page),
             target=ctx.ruling_target,
             variant_page=variant_page,
-            effect=effects.get(qid),
-            same_game=same_game,
+            effect=effect_rows(effects[qid], same_game, verdict) if qid in effects else None,
             label=ctx.words.label,
-            verdict=lambda e: value_verdict(
-                ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value
-            ),
+            verdict=verdict,
         )
     index = "questions/index.md"
     pages[index] = render(
