@@ -14,8 +14,8 @@ value cannot reach a page as a machine token.
 'A piece on the central rosette is safe from capture'
 >>> words.describe("throw-extra-throw", [5, 4, 1])
 'A throw of 5, 4 or 1 earns another throw'
->>> words.label("stack-defence", None)
-'no'
+>>> words.label("capture-extra-throw", True)
+'another throw'
 """
 
 from __future__ import annotations
