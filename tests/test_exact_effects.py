@@ -146,6 +146,7 @@ def render_effect_row(
     effect on the full game), as a reader reads it (character references decoded)."""
     from types import SimpleNamespace as Row
 
+    from generator.site.reference_pages import EffectRow
     from generator.site.render import environment
 
     interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
@@ -164,9 +165,8 @@ def render_effect_row(
         .get_template("_question_effect.md.j2")
         .render(
             q=Row(drives_engine=True, measure=()),
-            effect=[effect],
+            effect=[EffectRow(effect, ("v",))],
             variants={"v": Row(id="v", short="V")},
-            same_game={},
             link=lambda target: target,
             variant_page=lambda vid: f"{vid}.md",
             label=lambda question, value: value,
