@@ -205,6 +205,16 @@ def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def upper_first(text: str) -> str:
+    """A phrase made to start a sentence: its first letter in capitals, the rest as written
+    (Jinja's ``capitalize`` lowers the rest, names included).
+
+    >>> upper_first("a reading of the Babylonian tablet")
+    'A reading of the Babylonian tablet'
+    """
+    return text[:1].upper() + text[1:]
+
+
 def relative_link(source: str, target: str) -> Markup:
     """A Markdown link from docs page ``source`` to docs file ``target`` (both docs-relative),
     percent-encoded so that it cannot leave a link's parentheses or an attribute's quotes.
@@ -236,6 +246,7 @@ def environment() -> jinja2.Environment:
     env.filters["one_line"] = one_line
     env.filters["title_text"] = title_text
     env.filters["lower_first"] = lower_first
+    env.filters["upper_first"] = upper_first
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range
     env.globals["number_word"] = number_word
