@@ -4,15 +4,17 @@ the glossary (whose terms also become tooltips on every page)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from generator.engine.equivalence import same_game_groups, value_verdict
+from generator.engine.equivalence import Verdict, same_game_groups, value_verdict
 from generator.model.variant import Evidence, Ruling, Source
 from generator.sim.policy_eval import ExactFigures
+from generator.sim.suite import Effect
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
 from generator.site.render import environment, render
 
@@ -112,8 +114,8 @@ class EffectRow:
     """One row of a question's measured effects: one change, measured on one game, and the
     rulebooks that play that game (their figures measure it once each, and agree)."""
 
-    effect: Any
-    """The first rulebook's :class:`generator.sim.suite.Effect`; the others' are equal."""
+    effect: Effect
+    """The first rulebook's; the others' show the same figures."""
     variants: tuple[str, ...]
 
 
@@ -122,14 +124,16 @@ def _timeless(figures: ExactFigures | None) -> ExactFigures | None:
 
 
 def effect_rows(
-    effects: list[Any], same_game: dict[str, tuple[str, ...]], verdict: Any
+    effects: list[Effect],
+    same_game: Mapping[str, tuple[str, ...]],
+    verdict: Callable[[Effect], Verdict],
 ) -> list[EffectRow]:
     """The effects, one row per game and change: a rulebook that plays exactly the same game
     as an earlier row's (:func:`generator.engine.equivalence.same_game_groups`), changed to
     the same answer with the same figures and verdict, joins that row instead of repeating
     it. Figures that differ keep their own row, whatever the games' equality says."""
 
-    def figures(e: Any) -> tuple[Any, ...]:
+    def figures(e: Effect) -> tuple[Any, ...]:
         """What the row shows: not the rulebook's name, which the records carry, nor the
         processor time each exact solve took."""
         x, f = e.exact, e.full
@@ -163,7 +167,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
     same_game = same_game_groups(simulated)
 
-    def verdict(e: Any) -> Any:
+    def verdict(e: Effect) -> Verdict:
         return value_verdict(ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value)
 
     for qid, question in ctx.catalog.questions.items():
