@@ -98,7 +98,8 @@ def test_fmt_round_trips_any_values(extra: dict[str, Any]) -> None:
     assert canonical_text(path, yaml.safe_load(once)) == once
 
 
-def test_page_ranges_take_an_en_dash_but_quotes_stay_as_printed() -> None:
+def test_page_ranges_take_an_en_dash_and_a_locator_a_lower_case_abbreviation() -> None:
+    """Quotes stay as printed; a locator's opening "Pp." reads "pp." after its title."""
     citation = {
         "source": "seed-000",
         "locator": "Pp. 22-23 and 27",
@@ -116,6 +117,6 @@ def test_page_ranges_take_an_en_dash_but_quotes_stay_as_printed() -> None:
     assert done["rulings"][0]["text"] == "As p. 4\u20135 say."
     assert done["rulings"][0]["note"] == ruling["note"]  # inside double quotes: as printed
     cited = done["rulings"][0]["sources"][0]
-    assert cited["locator"] == "Pp. 22\u201323 and 27"
+    assert cited["locator"] == "pp. 22\u201323 and 27"  # it follows a title after a comma
     assert (cited["quote"], cited["translation"]) == ("see pp. 22-23", "pages 4-5")
     assert en_dashes("rows 1-3, in 177-176 BC") == "rows 1-3, in 177-176 BC"

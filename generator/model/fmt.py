@@ -5,6 +5,8 @@ Files are read and written as data, so comments are not kept: notes belong in ``
 The one change to the data itself is typographic: a page range in the edition's own words
 (a title, note, locator, summary or ruling text) takes an en dash, "pp. 12–14", as readers
 expect; a quote, a translation and anything inside double quotes stay as the source prints them.
+A locator follows its source's title after a comma ("A History of Board-Games Other Than Chess,
+pp. 19–21"), so one that opens with a page or volume abbreviation writes it in lower case.
 """
 
 from __future__ import annotations
@@ -72,10 +74,31 @@ def _dash(match: re.Match[str]) -> str:
     return f"{match['lead']}{match['first']}\u2013{match['last']}"
 
 
+OPENING_ABBREVIATION = re.compile(r"^(Pp?|Vols?|Nos?)\. ")
+"""A locator's opening "Pp.", "P.", "Vol." or "No.": written lower case after a title."""
+
+
+def lower_abbreviation(locator: str) -> str:
+    """The locator with an opening page, volume or number abbreviation in lower case, as it
+    reads after the title it follows.
+
+    >>> lower_abbreviation("Pp. 19–21, the tablet's reverse")
+    "pp. 19–21, the tablet's reverse"
+    >>> lower_abbreviation("Vol. 1, the Royal Game of Ur")
+    'vol. 1, the Royal Game of Ur'
+    >>> lower_abbreviation("Rule 4")
+    'Rule 4'
+    """
+    return OPENING_ABBREVIATION.sub(lambda m: m.group().lower(), locator)
+
+
 def _typeset(mapping: dict[str, Any]) -> dict[str, Any]:
-    return {
+    typeset = {
         k: en_dashes(v) if k in PROSE_KEYS and isinstance(v, str) else v for k, v in mapping.items()
     }
+    if isinstance(typeset.get("locator"), str):
+        typeset["locator"] = lower_abbreviation(typeset["locator"])
+    return typeset
 
 
 def _ordered(mapping: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
