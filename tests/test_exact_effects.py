@@ -179,7 +179,7 @@ def test_question_rows_show_the_exact_effect_and_call_a_zero_effect_no_effect() 
     moved = render_effect_row(record(figures(0.5), figures(0.5123)))
     assert (
         "the first player's chance +1.23 points with perfect play, +1.23 with random play;"
-        " game length +0.0 throws with perfect play, +0.0 throws with random play" in moved
+        " game length 0.0 throws with perfect play, 0.0 throws with random play" in moved
     )
     endless = render_effect_row(record(figures(0.5, None), figures(0.5123)))
     assert "game length unbounded with perfect play" in endless

@@ -156,13 +156,14 @@ _FORM = re.compile(r"%(\+?)(\.\d+)?([df])")
 
 def figure(form: str, value: float) -> str:
     """A number as readers see it: printf-style ``form`` (``"%+.1f"``, ``"%d"``) with a
-    thousands separator from 1,000 up and a true minus sign.
+    thousands separator from 1,000 up and a true minus sign; a figure that rounds to zero has
+    no sign ("−0.0 points" read as a loss).
 
     Every number on a reader page goes through here, so that "3,982 throws" and
     "40,000 games" read alike (issue 12); ``%d`` drops any fraction, as printf does.
 
-    >>> figure("%+.1f", -0.04), figure("%.1f", 2.5), figure("%+.2f", 0.5)
-    ('\u22120.0', '2.5', '+0.50')
+    >>> figure("%+.1f", -0.04), figure("%.1f", 2.5), figure("%+.2f", 0.5), figure("%+d", 0)
+    ('0.0', '2.5', '+0.50', '0')
     >>> figure("%.0f", 3982.2), figure("%d", 40000), figure("%d", 2321.9), figure("%.1f", -1467.5)
     ('3,982', '40,000', '2,321', '\u22121,467.5')
     """
@@ -171,18 +172,47 @@ def figure(form: str, value: float) -> str:
         raise ValueError(f"figure form {form!r}: use %d or %.Nf, with an optional + sign")
     sign, precision, kind = parsed.groups()
     number: float = int(value) if kind == "d" else value
-    return format(number, f"{sign},{precision or ''}{kind}").replace("-", MINUS)
+    text = format(number, f"{sign},{precision or ''}{kind}").replace("-", MINUS)
+    return text.lstrip("+" + MINUS) if _printed(text) == 0 else text  # no "−0.0"
 
 
-def figure_range(form: str, low: float, high: float) -> str:
+def figure_range(form: str, low: float, high: float, near: float = 0.0) -> str:
     """Two figures as a range: an en dash between them, or "to" where a sign would touch it.
+    An end that is not ``near`` (zero: no effect; 50 for a share of games: no edge) but would
+    print as if it were takes up to three more decimals: "+0.0 to +4.0" beside "a measurable
+    effect" read as a contradiction, where the end was +0.02.
 
     >>> figure_range("%.1f", 1, 2.5), figure_range("%+.1f", -2, 1)
     ('1.0\u20132.5', '\u22122.0 to +1.0')
+    >>> figure_range("%+.1f", 0.0213, 4.01), figure_range("%.1f", 50.04, 51, near=50)
+    ('+0.02 to +4.0', '50.04\u201351.0')
+    >>> figure_range("%+.1f", 0.0, 1.0), figure_range("%+.1f", -0.00001, 1.0)
+    ('0.0 to +1.0', '0.0 to +1.0')
     """
-    a, b = figure(form, low), figure(form, high)
+    a, b = _apart(form, low, near), _apart(form, high, near)
     signed = b.startswith(("+", MINUS)) or a.startswith(("+", MINUS))
     return f"{a} to {b}" if signed else f"{a}{EN_DASH}{b}"
+
+
+def _apart(form: str, value: float, near: float) -> str:
+    """``figure(form, value)``, with up to three more decimals where it would read as
+    ``near`` without being it; ``near`` itself (never "−0.0") where even those do not
+    tell them apart."""
+    text = figure(form, value)
+    sign, precision, kind = _FORM.fullmatch(form).groups()  # type: ignore[union-attr]
+    if kind != "f" or value == near or _printed(text) != near:
+        return text
+    digits = int(precision[1:]) if precision else 6
+    for more in range(digits + 1, digits + 4):
+        closer = figure(f"%{sign}.{more}f", value)
+        if _printed(closer) != near:
+            return closer
+    return figure(form, near)
+
+
+def _printed(text: str) -> float:
+    """The number a figure reads as."""
+    return float(text.replace(MINUS, "-").replace(",", ""))
 
 
 def lower_first(text: str) -> str:
