@@ -243,21 +243,18 @@ def test_a_pair_page_calls_a_change_of_the_game_only_where_an_exact_effect_moves
     assert "Sampled one at a time in the full game, none of the differences" in short
     assert "computed exactly, **1** of those changes the game and **1** changes nothing" in text
     # Not "**2** change the game and **0** change nothing": all, or none, in words.
-    assert (
-        "the engine plays by different rules, and computed exactly, all **2** change the game."
-        in (pair_page_with_exact(moved, moved))
+    assert "of them change the rules of play, and computed exactly, all **2** change the game." in (
+        pair_page_with_exact(moved, moved)
     )
-    assert (
-        "**The engine's verdict:** a different game by the rules, with no effect at three" in text
-    )
-    assert "**The engine's verdict:** a different game, computed exactly with three pieces" in text
+    assert "**Verdict:** a different game by the rules, with no effect at three" in text
+    assert "**Verdict:** a different game, computed exactly with three pieces" in text
 
     both_zero = pair_page_with_exact(zero, zero).split("In short")[1].split("**2**")[0]
     assert "differ in the rules of route and safe squares, but computed exactly with three" in (
         both_zero
     )
     assert "none of these differences changes the game" in both_zero
-    assert "by different rules, but computed exactly, none of them changes the game." in (
+    assert "change the rules of play, but computed exactly, none of them changes the game." in (
         pair_page_with_exact(zero, zero)
     )
     assert "play the same game except" not in both_zero
@@ -298,5 +295,5 @@ def test_a_change_between_two_solved_full_games_shows_its_exact_full_effect() ->
     assert endless.changes_the_game and endless.throws is None
 
     page = pair_page_with_exact(None, moved, full)
-    assert "**The engine's verdict:** a different game, computed exactly in the full game." in page
+    assert "**Verdict:** a different game, computed exactly in the full game." in page
     assert "solved in full, seven pieces a side: the first player's chance +0.013" in page

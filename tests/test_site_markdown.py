@@ -145,16 +145,20 @@ def test_a_line_of_code_is_quoted_as_code_beside_its_words() -> None:
 
 
 def test_a_change_of_quotations_alone_is_called_so() -> None:
-    """Where an edition changed only a ruling's quotations (edition 7 put words beside the
-    quoted code), the changes page says so instead of calling every part of it unchanged."""
+    """Where an edition changed only what rulings cite (edition 7 put words beside the
+    quoted code), the changes page says so once for all of them, instead of calling every part
+    of each unchanged or repeating one sentence per ruling."""
     from generator.site.edition_pages import changes_page
 
     root = Path(__file__).parents[1] / "variants"
     ctx = SiteContext(load_valid_catalog(root), FIXED_URL, load_editions(root))
     page = changes_page(ctx)["changes/index.md"]
     seventh = page.split("{ #edition-7 }", 1)[1].split("## Edition 6", 1)[0]
-    dice = next(line for line in seventh.splitlines() if "r/ru-finkel-dice.md)" in line)
-    assert dice.endswith("Its words, its play and its note are unchanged; its quotations changed.")
+    lines = seventh.splitlines()
+    said = [i for i, line in enumerate(lines) if "changed only in what they cite" in line]
+    dice = next(i for i, line in enumerate(lines) if "r/ru-finkel-dice.md)" in line)
+    assert len(said) == 1 and said[0] < dice
+    assert lines[dice].startswith("- [") and lines[dice].endswith("(../r/ru-finkel-dice.md)")
     assert "(words unchanged)" not in seventh
 
 
@@ -237,7 +241,7 @@ def test_pair_page_concludes_and_says_which_differences_change_play(
     verdict = pair.split('!!! abstract "In short"', 1)[1].split("\n\n")[1]
     assert "play the same game except for route" in verdict and "safe squares" in verdict
     route = _section(pair, "Route")
-    assert "**The engine's verdict:** a different game." in route
+    assert "**Verdict:** a different game." in route
     # In the child's game (Masters' route) the two safe rulings differ; in the parent's (Bell's
     # route, where only the central rosette is shared) they do not. The section says both.
     safe = _section(pair, "Safe squares")

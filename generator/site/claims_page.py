@@ -41,8 +41,7 @@ def claims_page(ctx: SiteContext, results: dict[str, ClaimResult] | None) -> str
         "claims.md.j2",
         fm=ctx.front_matter(
             "Claims checked",
-            "Each factual claim the sources make, tested with the engine: verdict, evidence,"
-            " numbers.",
+            "Each factual claim the sources make, tested by play: verdict, evidence, numbers.",
         ),
         claims=claims,
         checked=results is not None,

@@ -66,7 +66,7 @@ class Row:
         if not differing:
             return "the same in every rulebook shown"
         if not self.question.drives_engine:
-            return "differs; the engine does not play it"
+            return "differs; not simulated here"
         if not playing:
             return "worded differently; the same game"
         n = len(playing)
@@ -320,7 +320,7 @@ def compare_index(ctx: SiteContext, comparer: Comparer) -> dict[str, str]:
     fm = ctx.front_matter(
         "Compare the rulebooks",
         "Pick two or more rulebooks and a baseline: every rule question, what differs from the "
-        "baseline, and whether the engine plays a different game.",
+        "baseline, and whether it makes a different game.",
     )
     # The table is the page: the navigation and the table of contents would take its width.
     fm["hide"] = ["navigation", "toc"]

@@ -24,7 +24,7 @@ EVIDENCE_HELP = {
     Evidence.CONFLICTING: (
         "sources, or one source with itself, disagree (the note says which is played)"
     ),
-    Evidence.NOT_MODELLED: "the source states it, but the engine does not play it",
+    Evidence.NOT_MODELLED: "the source states it, but it is not simulated here",
 }
 
 

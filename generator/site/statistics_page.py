@@ -158,7 +158,7 @@ def statistics_pages(
         fm=ctx.front_matter(
             "How the statistics are made",
             "For implementers: the commands and seeds that reproduce every figure, the caches,"
-            " the solver's cost and the changes the engine cannot play.",
+            " the solver's cost and the changes that cannot be played.",
         ),
         refused=exact.refused,
         refusals=refusal_rows(ctx, suite.skipped if suite else []),

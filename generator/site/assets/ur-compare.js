@@ -1,6 +1,6 @@
 /* The comparison at /compare/: choose rulebooks, a baseline and a filter; the choice lives in
    the address (?with=a,b&base=a&show=play) so it can be shared. Reads the data embedded in
-   the page (#comparison-data: value classes and the engine's verdicts), so it works from a
+   the page (#comparison-data: value classes and the verdicts), so it works from a
    file with no network. Without scripts the page shows the full table against its default
    baseline. Our own few lines; re-initialised on every page Material shows (document$). */
 (function () {
@@ -33,7 +33,7 @@
     var differing = chosen.filter(function (i) { return question.values[i] !== question.values[base]; });
     var playing = differing.filter(function (i) { return question.plays[base].charAt(i) === "1"; });
     if (!differing.length) { return { text: "the same in every rulebook shown", differs: false, plays: false }; }
-    if (!question.engine) { return { text: "differs; the engine does not play it", differs: true, plays: false }; }
+    if (!question.engine) { return { text: "differs; not simulated here", differs: true, plays: false }; }
     if (!playing.length) { return { text: "worded differently; the same game", differs: true, plays: false }; }
     var n = playing.length;
     return { text: "a different game in " + n + " rulebook" + (n !== 1 ? "s" : ""), differs: true, plays: true };
