@@ -22,7 +22,7 @@ from generator.model.variant import Question, Ruling
 from generator.sim.full_games import FullEffect
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.full_games_view import solved_game
-from generator.site.render import environment, render
+from generator.site.render import environment, in_sentence, render
 from generator.site.vocabulary import Vocabulary
 
 SHOW_CHOICES = {
@@ -409,7 +409,8 @@ def pair_pages(
         differences = pair_differences(ctx, comparer, a, b, effects)
         fm = ctx.front_matter(
             f"{va.short} and {vb.short} compared",
-            f"What differs between {va.title} and {vb.title}, and what it changes.",
+            f"What differs between {in_sentence(va.title)} and {in_sentence(vb.title)}, and what it"
+            " changes.",
         )
         fm["search_boost"] = PAIR_SEARCH_BOOST
         pages[page] = render(

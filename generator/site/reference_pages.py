@@ -189,6 +189,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             target=ctx.ruling_target,
             variant_page=variant_page,
             effect=effect_rows(effects[qid], same_game, verdict) if qid in effects else None,
+            simulated=bool(effects),
             label=ctx.words.label,
             verdict=verdict,
         )

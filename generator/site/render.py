@@ -235,6 +235,49 @@ def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def in_sentence(title: str) -> str:
+    """A title continuing a sentence: a leading article in lower case, the rest as written
+    (names keep their capitals, which :func:`lower_first` cannot tell from a sentence's first
+    word: "R. C. Bell's", "James Masters'").
+
+    >>> in_sentence("The three-piece short game"), in_sentence("R. C. Bell's reconstruction")
+    ('the three-piece short game', "R. C. Bell's reconstruction")
+    """
+    article, _, rest = title.partition(" ")
+    return f"{article.lower()} {rest}" if article in ("The", "A", "An") and rest else title
+
+
+def own_comma(text: str) -> bool:
+    """Whether ``text`` holds a comma outside its parentheses, so that in a list joined by
+    commas a reader could take it for two items ("James Masters' own rules page, read with
+    safe rosettes"; not "Tablet (7 pieces, Ludii)").
+
+    >>> own_comma("Masters' page, safe rosettes"), own_comma("Tablet (7 pieces, Ludii)")
+    (True, False)
+    """
+    while (bare := re.sub(r"\([^()]*\)", "", text)) != text:
+        text = bare
+    return "," in text
+
+
+def joint(index: int, count: int, commas: bool) -> str:
+    """What follows item ``index`` (from 0) of ``count`` in a list in a sentence: "A, B and C",
+    or "A; B; and C" where an item has a comma of its own (:func:`own_comma`).
+
+    >>> "".join(f"{x}{joint(i, 3, False)}" for i, x in enumerate("ABC"))
+    'A, B and C'
+    >>> "".join(f"{x}{joint(i, 3, True)}" for i, x in enumerate("ABC"))
+    'A; B; and C'
+    >>> "".join(f"{x}{joint(i, 2, True)}" for i, x in enumerate("AB"))
+    'A and B'
+    """
+    if index >= count - 1:
+        return ""
+    if index == count - 2:
+        return "; and " if commas and count > 2 else " and "
+    return "; " if commas else ", "
+
+
 def upper_first(text: str) -> str:
     """A phrase made to start a sentence: its first letter in capitals, the rest as written
     (Jinja's ``capitalize`` lowers the rest, names included).
@@ -277,6 +320,9 @@ def environment() -> jinja2.Environment:
     env.filters["title_text"] = title_text
     env.filters["lower_first"] = lower_first
     env.filters["upper_first"] = upper_first
+    env.filters["in_sentence"] = in_sentence
+    env.globals["own_comma"] = own_comma
+    env.globals["joint"] = joint
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range
     env.globals["number_word"] = number_word

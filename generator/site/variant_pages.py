@@ -142,15 +142,19 @@ def departures(ctx: SiteContext, variant_id: str) -> list[Departure]:
 
 def evidence_tally(ctx: SiteContext, variant_id: str) -> str:
     """How the rulings on the page are supported, counted from the data: "Of its 20 rulings,
-    12 are stated by its sources, 3 implied, 2 assumed ...", with the inherited rulings and the
-    questions it leaves unanswered."""
+    12 are stated by its sources, 3 implied, 2 assumed ..." (or "One ruling of its own, stated
+    by its source"), with the inherited rulings and the questions it leaves unanswered."""
     sections = rule_sections(ctx, variant_id)
     own = Counter(s.ruling.evidence for s in sections if not s.inherited)
     inherited = sum(1 for s in sections if s.inherited)
     words = ctx.words.data["evidence_tally"]
     counts = [str(words[level.value]).format(n=own[level]) for level in Evidence if own[level]]
     total = sum(own.values())
-    text = f"Of its {total} {'ruling' if total == 1 else 'rulings'}, " + listing(counts)
+    if total == 1:  # "One ruling of its own, stated by its source", not "Of its 1 ruling, 1 ..."
+        level = next(level for level in Evidence if own[level])
+        text = "One ruling of its own, " + str(words[level.value]).format(n="").strip()
+    else:
+        text = f"Of its {total} rulings, " + listing(counts)
     if inherited:
         parent = ctx.catalog.variants[ctx.resolved[variant_id].variant.derives_from or ""]
         text += f"; {inherited} more inherited from {parent.short}"
