@@ -416,6 +416,42 @@ def test_rulebooks_playing_one_game_share_an_effect_row() -> None:
     assert shown.count("<tr>") == 4  # the header and three rows
 
 
+def test_two_answers_that_make_one_game_share_an_effect_row() -> None:
+    """On Bell's route the central rosette is the only rosette both sides reach, so making
+    "the central rosette" or "every rosette" safe in Bell 1960 is one change of the game, and
+    the safe-squares page gives it one row with both answers; answers that make different games
+    keep a row each, even with equal figures."""
+    from types import SimpleNamespace as Row
+
+    from generator.site.reference_pages import effect_rows, one_changed_game
+
+    interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
+
+    def effect(value: object) -> Row:
+        return Row(
+            variant="bell-1960",
+            question="safe-squares",
+            change=Row(value=value),
+            win_rate=interval,
+            throws=interval,
+            changed=Row(games=2555, seed=1),
+            exact=None,
+            full=None,
+        )
+
+    central, every = effect(["r2c4"]), effect("rosettes")
+    verdict = lambda e: Row(changes_play=True)  # noqa: E731
+    one = effect_rows([central, every], {}, verdict, lambda a, b: True)
+    assert [row.answers for row in one] == [(["r2c4"], "rosettes")]
+    two = effect_rows([central, every], {}, verdict, lambda a, b: False)
+    assert [row.answers for row in two] == [(["r2c4"],), ("rosettes",)]
+    real = load_valid_catalog(Path(__file__).parents[1] / "variants")
+    bell, masters = real.resolve("bell-1960"), real.resolve("masters-page")
+    assert one_changed_game(real, bell, "safe-squares", central, every)
+    # on Masters' route the rosettes of the small block are contested too
+    assert not one_changed_game(real, masters, "safe-squares", central, every)
+
+
 def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
     catalog: Catalog, files: dict[str, str]
 ) -> None:

@@ -11,8 +11,15 @@ from typing import Any
 
 import yaml
 
-from generator.engine.equivalence import Verdict, same_game_groups, value_verdict
-from generator.model.variant import Evidence, Ruling, Source
+from generator.engine.equivalence import (
+    Verdict,
+    compare_rulings,
+    same_game_groups,
+    value_verdict,
+    with_ruling,
+)
+from generator.model.catalog import Catalog
+from generator.model.variant import Evidence, ResolvedVariant, Ruling, Source
 from generator.sim.policy_eval import ExactFigures
 from generator.sim.suite import Effect
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
@@ -117,6 +124,14 @@ class EffectRow:
     effect: Effect
     """The first rulebook's; the others' show the same figures."""
     variants: tuple[str, ...]
+    values: tuple[Any, ...] = ()
+    """Every answer the row's change goes to (the effect's first): two answers that make one
+    game (on Bell's route "the central rosette" and "every rosette" are safe alike) share a
+    row."""
+
+    @property
+    def answers(self) -> tuple[Any, ...]:
+        return self.values or (self.effect.change.value,)
 
 
 def _timeless(figures: ExactFigures | None) -> ExactFigures | None:
@@ -127,6 +142,7 @@ def effect_rows(
     effects: list[Effect],
     same_game: Mapping[str, tuple[str, ...]],
     verdict: Callable[[Effect], Verdict],
+    one_game: Callable[[Effect, Effect], bool] = lambda a, b: False,
 ) -> list[EffectRow]:
     """The effects, one row per game and change: a rulebook that plays exactly the same game
     as an earlier row's (:func:`generator.engine.equivalence.same_game_groups`), changed to
@@ -158,7 +174,48 @@ def effect_rows(
             rows.append(EffectRow(e, (e.variant,)))
         else:
             rows[home] = EffectRow(rows[home].effect, (*rows[home].variants, e.variant))
-    return rows
+    return _one_row_a_game(rows, lambda e: figures(e)[1:], one_game)
+
+
+def _one_row_a_game(
+    rows: list[EffectRow],
+    figures: Callable[[Effect], tuple[Any, ...]],
+    one_game: Callable[[Effect, Effect], bool],
+) -> list[EffectRow]:
+    """Rows of the same rulebooks whose changes, to different answers, make one game
+    (``one_game``: the rules decide it, not the figures, which could agree by chance) and so
+    show the same figures in every column: one row, its answers joined."""
+    merged: list[EffectRow] = []
+    for row in rows:
+        e = row.effect
+        home = next(
+            (
+                i
+                for i, kept in enumerate(merged)
+                if kept.variants == row.variants
+                and figures(kept.effect) == figures(e)
+                and one_game(kept.effect, e)
+            ),
+            None,
+        )
+        if home is None:
+            merged.append(row)
+        else:
+            kept = merged[home]
+            merged[home] = replace(kept, values=(*kept.answers, *row.answers))
+    return merged
+
+
+def one_changed_game(
+    catalog: Catalog, host: ResolvedVariant, question: str, a: Effect, b: Effect
+) -> bool:
+    """Whether changing ``host``'s answer to ``question`` into ``a``'s or into ``b``'s makes
+    one game: on Bell's route the central rosette is the only rosette both sides reach, so
+    "the central rosette" and "every rosette" safe are one change there."""
+    own = host.rulings[question]
+    first = replace(own, value=a.change.value)
+    other = replace(own, value=b.change.value)
+    return not compare_rulings(catalog, with_ruling(host, first), first, other).changes_play
 
 
 def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
@@ -169,6 +226,9 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
 
     def verdict(e: Effect) -> Verdict:
         return value_verdict(ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value)
+
+    def one_game(a: Effect, b: Effect) -> bool:
+        return one_changed_game(ctx.catalog, ctx.resolved[a.variant], a.question, a, b)
 
     for qid, question in ctx.catalog.questions.items():
         page = question_page(qid)
@@ -188,7 +248,9 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
             prose=ctx.prose(page),
             target=ctx.ruling_target,
             variant_page=variant_page,
-            effect=effect_rows(effects[qid], same_game, verdict) if qid in effects else None,
+            effect=(
+                effect_rows(effects[qid], same_game, verdict, one_game) if qid in effects else None
+            ),
             simulated=bool(effects),
             label=ctx.words.label,
             verdict=verdict,
