@@ -41,7 +41,7 @@ def catalogue_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-VERDICTS_VERSION = 1
+VERDICTS_VERSION = 2
 """Bump when a check words its verdict or lists its figures differently from the same
 figures (:data:`CLAIMS_VERSION` keys the figures themselves, committed ones included): cached
 verdicts are checked again, the committed figures still read."""

@@ -1,6 +1,6 @@
 """Checks of the factual claims the sources make (the ``claims`` of variant files).
 
-Each check is computed with the engine or the native simulator, never asserted by hand, and
+Each check is computed with the rules engine or the simulator, never asserted by hand, and
 returns a verdict with the numbers behind it. Exhaustive where feasible (every reachable
 position of the two-piece game), sampled with 95 % Wilson or normal intervals otherwise.
 
@@ -279,7 +279,7 @@ def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> 
 
 @dataclass(frozen=True)
 class GameLengths:
-    """Seeded greedy games in the native simulator: how many ended, and their throws."""
+    """Seeded greedy games in the simulator: how many ended, and their throws."""
 
     games: int
     finished: int
@@ -338,7 +338,7 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
         stated = _claimed_minutes(claim.claim, pieces)
         label = f", with {_a_side(pieces)}" if len(counts) > 1 else ""
         numbers |= {
-            f"games simulated (greedy v greedy){label}": f"{lengths.finished}",
+            f"games simulated (greedy against greedy){label}": f"{lengths.finished}",
             f"throws per game{label}": (
                 f"{mean:.1f} ± {half:.1f} (95 %), median {lengths.median:.0f}"
             ),
@@ -372,7 +372,7 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
         )
     shown = " and ".join(number_word(n) for n in counts)
     method = (
-        f"{games} seeded games (seed {settings.seed}) in the native simulator"
+        f"{games} seeded games (seed {settings.seed}), simulated"
         f"{f' with {shown} pieces a side' if named else ''}, both sides playing the greedy"
         " agent; minutes = throws × seconds per throw (an assumption, not a measurement) ÷ 60."
         " No source gives a pace, so the verdict can say only whether the claim fits the"
@@ -758,10 +758,10 @@ def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettin
     )
     method = (
         f"Every position reachable from the start with {small_game}, enumerated"
-        f" with the engine (exhaustive); {settings.games} seeded greedy games with"
-        f" {every} in the native simulator (sampled); how often pieces in hand can"
+        f" one by one (exhaustive); {settings.games} seeded greedy games with"
+        f" {every}, simulated (sampled); how often pieces in hand can"
         f" enter, in {ENTRY_GAMES} seeded games with {every} and moves chosen"
-        " at random, played with the engine (sampled)."
+        " at random (sampled)."
     )
     return ClaimResult(
         claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
@@ -785,12 +785,12 @@ def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Cl
         "A game ends the moment one side bears off its last piece, so both sides can never finish"
         " together, and play always has a way on."
         if ok
-        else "The engine found a position with no winner and no way on, or an unfinished game."
+        else "A position with no winner and no way on, or an unfinished game, was found."
     )
     method = (
         f"Exhaustive over the reachable positions of the game with {small_game}"
-        f" (engine), and {settings.games} sampled games with {_pieces_words(rules.pieces)}"
-        " a side (native simulator)."
+        f", and {settings.games} simulated games with {_pieces_words(rules.pieces)}"
+        " a side."
     )
     verdict = SUPPORTED if ok else CONTRADICTED
     return ClaimResult(
