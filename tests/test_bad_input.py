@@ -321,3 +321,19 @@ def test_impossible_positions(position: str, expected: str, cli: Callable[..., R
     run = cli("moves", "finkel-three-piece", position, "2")
     assert run.code == 2 and run.lines == [run.lines[0]] and expected in run.lines[0]
     assert len(run.lines[0]) < 300
+
+
+def test_a_sic_mark_not_in_its_quote_is_refused_at_its_line(
+    root: Path, cli: Callable[..., Run]
+) -> None:
+    """A word marked [sic] must be a whole word of its quote: "rol" is part of "role"."""
+    edit(root, "bell-1960.yml", "    sic: [role]", "    sic: [rol]")
+    run = cli("validate")
+    assert run.code == 1
+    line = next(n for n, text in enumerate(bell_lines(root), 1) if text == "    sic: [rol]")
+    assert f"variants/bell-1960.yml:{line}: " in run.lines[0], run.lines[0]
+    assert "'rol' is not a whole word or phrase of this citation's quote" in run.lines[0]
+
+
+def bell_lines(root: Path) -> list[str]:
+    return (root / "variants" / "bell-1960.yml").read_text().splitlines()

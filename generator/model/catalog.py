@@ -457,7 +457,14 @@ def _dice(document: Document, problems: list[Problem]) -> Iterator[Dice]:
 
 def _citations(entries: list[dict[str, Any]]) -> tuple[Citation, ...]:
     return tuple(
-        Citation(e["source"], e["locator"], e.get("quote"), e.get("translation"), e.get("code"))
+        Citation(
+            e["source"],
+            e["locator"],
+            e.get("quote"),
+            e.get("translation"),
+            e.get("code"),
+            tuple(e.get("sic") or ()),
+        )
         for e in entries
     )
 

@@ -227,6 +227,40 @@ about the source: a reader cites the source, so the text says what the source is
 fine."""
 
 
+def sic_at(quote: str, words: str) -> int | None:
+    """Where ``words`` end in ``quote`` (their first whole-word occurrence), or None.
+
+    >>> sic_at("one player will role one of the dice", "role")
+    20
+    >>> sic_at("squares ate some sort of", "ate"), sic_at("a separate row", "ate")
+    (11, None)
+    """
+    found = re.search(rf"(?<!\w){re.escape(words)}(?!\w)", quote)
+    return None if found is None else found.end()
+
+
+def check_sic(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
+    """Every word marked [sic] is in its quote, as a whole word."""
+    cited = [
+        (path, j, c)
+        for path, ruling in _ruling_paths(variant)
+        for j, c in enumerate(ruling.sources)
+    ]
+    cited += [
+        (("claims", i), j, c)
+        for i, claim in enumerate(variant.claims)
+        for j, c in enumerate(claim.sources)
+    ]
+    for path, j, citation in cited:
+        for k, words in enumerate(citation.sic):
+            if citation.quote is None or sic_at(citation.quote, words) is None:
+                yield doc.problem(
+                    (*path, "sources", j, "sic", k),
+                    f"{words!r} is not a whole word or phrase of this citation's quote; copy it"
+                    " from the quote exactly, or remove it",
+                )
+
+
 def check_workshop_words(catalog: Catalog, variant: Variant, doc: Document) -> Iterator[Problem]:
     """Summaries, notes and locators speak of the sources, not of how the site was made."""
     texts: list[tuple[tuple[str | int, ...], str | None]] = [(("summary",), variant.summary)]
@@ -254,6 +288,7 @@ VARIANT_CHECKS: tuple[VariantCheck, ...] = (
     check_provenance,
     check_prose_links,
     check_workshop_words,
+    check_sic,
     check_values,
     check_derivation,
 )

@@ -156,6 +156,9 @@ class Citation:
     code: str | None = None
     """The programming language, where the quote is a line of a program's source code (its
     translation then says in words what the line does)."""
+    sic: tuple[str, ...] = ()
+    """Words of the quote that look wrong but are the source's own (a typo, a slip): each is
+    shown followed by "[sic]", so that a reader does not blame the copy."""
 
 
 @dataclass(frozen=True)

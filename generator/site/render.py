@@ -16,7 +16,7 @@ import posixpath
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -24,6 +24,7 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
+from generator.model.checks import sic_at
 from generator.words import number_word
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -247,6 +248,20 @@ def in_sentence(title: str) -> str:
     return f"{article.lower()} {rest}" if article in ("The", "A", "An") and rest else title
 
 
+def with_sic(quote: str, sic: Iterable[str]) -> str:
+    """The quote with "[sic]" after each of the words the data marks as the source's own
+    slip (:attr:`generator.model.variant.Citation.sic`), at their first whole-word occurrence.
+
+    >>> with_sic("R, Bell suggests", ["R,"])
+    'R, [sic] Bell suggests'
+    """
+    for words in sic:
+        end = sic_at(quote, words)
+        if end is not None:
+            quote = f"{quote[:end]} [sic]{quote[end:]}"
+    return quote
+
+
 def own_comma(text: str) -> bool:
     """Whether ``text`` holds a comma outside its parentheses, so that in a list joined by
     commas a reader could take it for two items ("James Masters' own rules page, read with
@@ -321,6 +336,7 @@ def environment() -> jinja2.Environment:
     env.filters["lower_first"] = lower_first
     env.filters["upper_first"] = upper_first
     env.filters["in_sentence"] = in_sentence
+    env.filters["with_sic"] = with_sic
     env.globals["own_comma"] = own_comma
     env.globals["joint"] = joint
     env.globals["figure"] = figure
