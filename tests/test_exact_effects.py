@@ -171,6 +171,7 @@ def render_effect_row(
             variant_page=lambda vid: f"{vid}.md",
             label=lambda question, value: value,
             verdict=lambda e: Row(changes_play=changes_play),
+            family=352,
         )
     )
 
@@ -209,7 +210,8 @@ def pair_page_with_exact(
 
     def effect(question: str, value: Any, exact: EffectRecord | None, full: Any = None) -> Row:
         return Row(variant="fixture-game", change=Row(value=value), win_rate=interval,
-                   throws=interval, changed=Row(games=2555), exact=exact, full=full)  # fmt: skip
+                   throws=interval, changed=Row(games=2555), exact=exact, full=full,
+                   same_game=False)  # fmt: skip
 
     effects = {
         "safe-squares": [effect("safe-squares", "rosettes", safe)],

@@ -67,3 +67,19 @@ def test_summary_of_a_table() -> None:
     assert results["minutes"]["mean"] == pytest.approx(
         12.0 * results["minutes"]["seconds_per_throw"] / 60
     )
+
+
+def test_beyond_chance_is_the_interval_alone_for_one_change_and_stricter_for_many() -> None:
+    """With one change, an estimate stands out exactly when its 95 % interval misses zero;
+    among 352 (the one-ruling changes measured) it needs about 3.8 standard errors, not 1.96."""
+    from generator.sim.stats import beyond_chance
+
+    def interval(estimate: float, standard_errors: float) -> dict[str, float]:
+        half = estimate / standard_errors * 1.959964
+        return {"estimate": estimate, "low": estimate - half, "high": estimate + half}
+
+    assert beyond_chance(interval(0.02, 2.0), 1)
+    assert not beyond_chance(interval(0.02, 1.9), 1)
+    assert not beyond_chance(interval(0.02, 3.7), 352)
+    assert beyond_chance(interval(0.02, 3.9), 352)
+    assert beyond_chance(interval(-0.02, 3.9), 352)

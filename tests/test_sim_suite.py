@@ -102,6 +102,9 @@ def test_chance_check_counts_intervals_that_exclude_zero() -> None:
     assert check is not None
     assert check["changes"] == 3
     assert (check["win_rate_clear"], check["throws_clear"]) == (2, 2)
+    # among three changes, the two first-player intervals that barely miss zero do not stand
+    # out (2.2 standard errors, 2.4 needed); the two large length effects do
+    assert (check["win_rate_beyond"], check["throws_beyond"]) == (0, 2)
     assert check["by_chance"] == pytest.approx(0.15)
     assert check["win_rate_half_width"] == pytest.approx(0.01)
     assert chance_check(cast("list[Effect]", effects[3:])) is None

@@ -256,13 +256,18 @@ def test_pair_page_concludes_and_says_which_differences_change_play(
 
 
 def test_an_effect_whose_interval_includes_zero_is_no_measurable_effect() -> None:
+    """Measurable only beyond chance among all the changes measured: an interval that misses
+    zero by a little says so, and no more, among 352 changes (the statistics page's count)."""
     template = environment().from_string(
-        '{% import "_interval.md.j2" as iv %}{{ iv.measured(x, 2555) }}'
+        '{% import "_interval.md.j2" as iv %}{{ iv.measured(x, 2555, family) }}'
     )
-    assert template.render(x={"low": -0.026, "high": 0.014}) == (
-        "no measurable effect in 2,555 games"
+    zero = {"estimate": -0.006, "low": -0.026, "high": 0.014}
+    assert template.render(x=zero, family=352) == "no measurable effect in 2,555 games"
+    barely = {"estimate": 0.0155, "low": 0.001, "high": 0.03}
+    assert template.render(x=barely, family=1).startswith("a measurable effect")
+    assert template.render(x=barely, family=352) == (
+        "zero excluded, but within chance among all 352 changes (2,555 games)"
     )
-    assert template.render(x={"low": 0.001, "high": 0.03}).startswith("a measurable effect")
 
 
 def test_every_pair_has_both_addresses(files: dict[str, str], catalog: Catalog) -> None:
@@ -406,6 +411,7 @@ def test_rulebooks_playing_one_game_share_an_effect_row() -> None:
             variant_page=lambda vid: f"{vid}.md",
             label=lambda question, value: value,
             verdict=lambda e: Row(changes_play=True),
+            family=352,
         )
     )
     # as the reader sees it: the page's text is escaped by character references (render.py)

@@ -16,6 +16,7 @@ from typing import Any
 from generator.measure.core import Settings, Step
 from generator.model.catalog import Catalog
 from generator.sim.sanity import result_problems
+from generator.sim.stats import beyond_chance
 from generator.sim.suite import Effect, Suite, default_suite
 from generator.sim.suite_results import read_committed
 
@@ -57,6 +58,8 @@ def chance_check(effects: Sequence[Effect]) -> dict[str, Any] | None:
         "changes": len(played),
         "win_rate_clear": sum(excludes_zero(e.win_rate) for e in played),
         "throws_clear": sum(excludes_zero(e.throws) for e in played),
+        "win_rate_beyond": sum(beyond_chance(e.win_rate, len(played)) for e in played),
+        "throws_beyond": sum(beyond_chance(e.throws, len(played)) for e in played),
         "by_chance": len(played) / 20,
         "win_rate_half_width": statistics.median(
             (e.win_rate["high"] - e.win_rate["low"]) / 2 for e in played

@@ -9,6 +9,8 @@ thousands of games every record holds).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -69,6 +71,36 @@ def difference(a: dict[str, float], b: dict[str, float], key: str) -> dict[str, 
     half = math.hypot(half_a, half_b)
     estimate = b[key] - a[key]
     return {"estimate": estimate, "low": estimate - half, "high": estimate + half}
+
+
+Z95 = NormalDist().inv_cdf(0.975)
+"""The normal quantile of every 95 % interval here."""
+
+
+def beyond_chance(interval: Mapping[str, float], family: int) -> bool:
+    """Whether an estimate with a 95 % interval stands clear of zero even among ``family``
+    such estimates: its distance from zero, in standard errors, beyond the normal quantile of
+    1 - 0.025 / family (Bonferroni: all ``family`` intervals widened so would together miss
+    zero only one time in twenty if no estimate moved). One 95 % interval in twenty excludes
+    zero by chance alone, so among hundreds of changes that alone says little.
+
+    >>> beyond_chance({"estimate": 0.021, "low": 0.001, "high": 0.041}, 348)
+    False
+    >>> beyond_chance({"estimate": -0.09, "low": -0.099, "high": -0.081}, 348)
+    True
+    """
+    half = (interval["high"] - interval["low"]) / 2
+    if half <= 0:
+        return interval["estimate"] != 0
+    needed = NormalDist().inv_cdf(1 - 0.025 / max(family, 1))
+    return abs(interval["estimate"]) * Z95 / half >= needed
+
+
+def family_size(effects: Iterable[Any]) -> int:
+    """How many one-ruling effects were measured that change play: the family
+    :func:`beyond_chance` weighs each against (an effect of a change that leaves play as it
+    was is exactly zero, not an estimate)."""
+    return sum(1 for e in effects if not e.same_game)
 
 
 def summarise(table: npt.NDArray[np.int64]) -> dict[str, Any]:

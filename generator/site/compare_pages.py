@@ -20,6 +20,7 @@ from generator.measure.cross_checks import CrossChecks
 from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
 from generator.sim.full_games import FullEffect
+from generator.sim.stats import beyond_chance, family_size
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.full_games_view import solved_game
 from generator.site.render import environment, in_sentence, render
@@ -389,12 +390,13 @@ def value_words(ctx: SiteContext, ruling: Ruling | None) -> str:
     return short_label(ctx.catalog.equipment, ruling.question, ruling.value)
 
 
-def measurable(differences: list[PairDifference]) -> list[str]:
-    """The questions whose measured effect on the first player's wins excludes zero."""
+def measurable(differences: list[PairDifference], family: int) -> list[str]:
+    """The questions whose measured effect on the first player's wins stands out even among
+    all ``family`` changes measured (:func:`generator.sim.stats.beyond_chance`)."""
     return [
         d.question.title
         for d in differences
-        if any(not e.win_rate["low"] <= 0 <= e.win_rate["high"] for e in d.measured)
+        if any(beyond_chance(e.win_rate, family) for e in d.measured)
     ]
 
 
@@ -403,6 +405,7 @@ def pair_pages(
 ) -> dict[str, str]:
     env = environment()
     pages = {}
+    family = family_size(e for measured in effects.values() for e in measured)
     for a, b in itertools.combinations(ctx.variant_ids, 2):
         page = pair_page(a, b)
         va, vb = ctx.catalog.variants[a], ctx.catalog.variants[b]
@@ -421,7 +424,8 @@ def pair_pages(
             b=vb,
             differences=differences,
             same_game=_same_game(ctx, a, b),
-            measurable=measurable(differences),
+            measurable=measurable(differences, family),
+            family=family,
             any_measured=any(d.measured for d in differences),
             lineage=_lineage_note(ctx, a, b),
             link=ctx.linker(page),

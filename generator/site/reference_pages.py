@@ -21,6 +21,7 @@ from generator.engine.equivalence import (
 from generator.model.catalog import Catalog
 from generator.model.variant import Evidence, ResolvedVariant, Ruling, Source
 from generator.sim.policy_eval import ExactFigures
+from generator.sim.stats import family_size
 from generator.sim.suite import Effect
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
 from generator.site.render import environment, render
@@ -223,6 +224,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
     pages = {}
     simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
     same_game = same_game_groups(simulated)
+    family = family_size(e for measured in effects.values() for e in measured)
 
     def verdict(e: Effect) -> Verdict:
         return value_verdict(ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value)
@@ -252,6 +254,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
                 effect_rows(effects[qid], same_game, verdict, one_game) if qid in effects else None
             ),
             simulated=bool(effects),
+            family=family,
             label=ctx.words.label,
             verdict=verdict,
         )

@@ -25,6 +25,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator.model.checks import sic_at
+from generator.sim.stats import beyond_chance
 from generator.words import number_word
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -339,6 +340,7 @@ def environment() -> jinja2.Environment:
     env.filters["with_sic"] = with_sic
     env.globals["own_comma"] = own_comma
     env.globals["joint"] = joint
+    env.globals["beyond_chance"] = beyond_chance
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range
     env.globals["number_word"] = number_word
