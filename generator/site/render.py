@@ -188,12 +188,34 @@ def figure_range(form: str, low: float, high: float, near: float = 0.0) -> str:
     ('1.0\u20132.5', '\u22122.0 to +1.0')
     >>> figure_range("%+.1f", 0.0213, 4.01), figure_range("%.1f", 50.04, 51, near=50)
     ('+0.02 to +4.0', '50.04\u201351.0')
+    >>> figure_range("%.1f", 99.962, 99.998)  # ends that print alike get decimals too
+    '99.96\u2013100.00'
     >>> figure_range("%+.1f", 0.0, 1.0), figure_range("%+.1f", -0.00001, 1.0)
     ('0.0 to +1.0', '0.0 to +1.0')
     """
+    form = range_form(form, low, high)
     a, b = _apart(form, low, near), _apart(form, high, near)
     signed = b.startswith(("+", MINUS)) or a.startswith(("+", MINUS))
     return f"{a} to {b}" if signed else f"{a}{EN_DASH}{b}"
+
+
+def range_form(form: str, low: float, high: float) -> str:
+    """``form`` with up to three more decimals where the two ends of a range would print
+    alike ("100.0 % (100.0–100.0)" for a share of 99.97 %); the estimate between them takes
+    the same form, so that it reads inside its range.
+
+    >>> range_form("%.1f", 99.962, 99.998), range_form("%+.1f", -2.0, 1.0)
+    ('%.2f', '%+.1f')
+    """
+    sign, precision, kind = _FORM.fullmatch(form).groups()  # type: ignore[union-attr]
+    digits = int(precision[1:]) if precision else 6
+    if kind != "f" or low == high:
+        return form
+    for more in range(digits, digits + 4):
+        wider = f"%{sign}.{more}f"
+        if figure(wider, low) != figure(wider, high):
+            return wider
+    return form
 
 
 def _apart(form: str, value: float, near: float) -> str:
@@ -343,6 +365,7 @@ def environment() -> jinja2.Environment:
     env.globals["beyond_chance"] = beyond_chance
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range
+    env.globals["range_form"] = range_form
     env.globals["number_word"] = number_word
     return env
 
