@@ -364,6 +364,8 @@ VERDICT_WORDS = {
     "the two values cannot be combined with the rest of this ruleset": (
         "cannot be played with the rest of its rules"
     ),
+    "same machine value": "is the same rule, worded differently",
+    "not played by the engine": "is not simulated here",
 }
 """The engine's verdicts (:class:`equivalence.Verdict` methods) as a reader reads them: what
 putting one rulebook's ruling into the other does."""
@@ -371,6 +373,11 @@ putting one rulebook's ruling into the other does."""
 PAIR_SEARCH_BOOST = 0.2
 """Pair pages are many and each names two rulebooks: search ranks them below the rulebook and
 question pages, so a rulebook's own page comes first for its name."""
+
+
+def verdict_reason(verdict: Verdict) -> str:
+    """Why one ruling in place of another changes the game or not, in a reader's words."""
+    return VERDICT_WORDS[verdict.method]
 
 
 def verdict_words(in_a: Verdict, in_b: Verdict, a: Any, b: Any) -> str:

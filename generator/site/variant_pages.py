@@ -13,7 +13,7 @@ from generator.engine.equivalence import Verdict, compare_rulings
 from generator.engine.rules import compile_rules
 from generator.model.variant import Citation, Evidence, Question, Ruling
 from generator.site.board import MovePath, board_svg, route_description, square_names
-from generator.site.compare_pages import others_say
+from generator.site.compare_pages import others_say, verdict_reason
 from generator.site.context import (
     EVIDENCE_HELP,
     SiteContext,
@@ -284,6 +284,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "silent": [q for q in ctx.catalog.questions.values() if q.id not in answered],
         "examples": drawn_examples(ctx, variant_id),
         "differences": differences_from_parent(ctx, variant_id),
+        "verdict_reason": verdict_reason,
         "citations": {r.id: ctx.citation(r) for r in rulings_here},
         "history": {r.id: ctx.editions.history.get(r.id, []) for r in rulings_here},
         "owner_titles": {vid: v.title for vid, v in ctx.catalog.variants.items()},

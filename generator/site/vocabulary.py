@@ -289,10 +289,11 @@ def title_in_sentence(title: str) -> str:
 
 
 def title_head(title: str) -> str:
-    """ "The Ur board (a 3 × 8 grid ...)" -> "Ur board"."""
+    """ "The Ur board (a 3 × 8 grid ...)" -> "Ur board"; "The later twenty-squares board (...)"
+    -> "later twenty-squares board": the case as written, for a cell among others in lower
+    case and for the middle of a sentence ("...: later twenty-squares board")."""
     head = title.split(" (")[0].split(";")[0].strip()
-    head = head[4:] if head.startswith("The ") else head
-    return head[:1].upper() + head[1:]
+    return head[4:] if head.startswith("The ") else head
 
 
 def number_ranges(numbers: Iterable[int]) -> str:
