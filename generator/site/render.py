@@ -207,8 +207,7 @@ def range_form(form: str, low: float, high: float) -> str:
     >>> range_form("%.1f", 99.962, 99.998), range_form("%+.1f", -2.0, 1.0)
     ('%.2f', '%+.1f')
     """
-    sign, precision, kind = _FORM.fullmatch(form).groups()  # type: ignore[union-attr]
-    digits = int(precision[1:]) if precision else 6
+    sign, digits, kind = _form_parts(form)
     if kind != "f" or low == high:
         return form
     for more in range(digits, digits + 4):
@@ -223,15 +222,23 @@ def _apart(form: str, value: float, near: float) -> str:
     ``near`` without being it; ``near`` itself (never "−0.0") where even those do not
     tell them apart."""
     text = figure(form, value)
-    sign, precision, kind = _FORM.fullmatch(form).groups()  # type: ignore[union-attr]
+    sign, digits, kind = _form_parts(form)
     if kind != "f" or value == near or _printed(text) != near:
         return text
-    digits = int(precision[1:]) if precision else 6
     for more in range(digits + 1, digits + 4):
         closer = figure(f"%{sign}.{more}f", value)
         if _printed(closer) != near:
             return closer
     return figure(form, near)
+
+
+def _form_parts(form: str) -> tuple[str, int, str]:
+    """A figure form's sign (``"+"`` or ``""``), decimals (printf's 6 when unsaid) and kind."""
+    parsed = _FORM.fullmatch(form)
+    if parsed is None:
+        raise ValueError(f"figure form {form!r}: use %d or %.Nf, with an optional + sign")
+    sign, precision, kind = parsed.groups()
+    return sign, int(precision[1:]) if precision else 6, kind
 
 
 def _printed(text: str) -> float:
