@@ -160,6 +160,11 @@ def test_a_change_of_quotations_alone_is_called_so() -> None:
     assert len(said) == 1 and said[0] < dice
     assert lines[dice].startswith("- [") and lines[dice].endswith("(../r/ru-finkel-dice.md)")
     assert "(words unchanged)" not in seventh
+    # edition 9 reworded notes only: one sentence says so for all of them
+    ninth = page.split("{ #edition-9 }", 1)[1].split("## Edition 8", 1)[0].splitlines()
+    said = [i for i, line in enumerate(ninth) if "rulings' notes were reworded" in line]
+    noted = next(i for i, line in enumerate(ninth) if "r/ru-finkel-throw-extra-throw.md)" in line)
+    assert len(said) == 1 and said[0] < noted and ninth[noted].startswith("- [")
 
 
 def test_inherited_rulings_link_to_the_parent(files: dict[str, str]) -> None:
