@@ -169,12 +169,9 @@ def figure(form: str, value: float) -> str:
     >>> figure("%.0f", 3982.2), figure("%d", 40000), figure("%d", 2321.9), figure("%.1f", -1467.5)
     ('3,982', '40,000', '2,321', '\u22121,467.5')
     """
-    parsed = _FORM.fullmatch(form)
-    if parsed is None:
-        raise ValueError(f"figure form {form!r}: use %d or %.Nf, with an optional + sign")
-    sign, precision, kind = parsed.groups()
-    number: float = int(value) if kind == "d" else value
-    text = format(number, f"{sign},{precision or ''}{kind}").replace("-", MINUS)
+    sign, digits, kind = _form_parts(form)
+    spec = f"{sign},d" if kind == "d" else f"{sign},.{digits}f"
+    text = format(int(value) if kind == "d" else value, spec).replace("-", MINUS)
     return text.lstrip("+" + MINUS) if _printed(text) == 0 else text  # no "−0.0"
 
 
@@ -292,35 +289,33 @@ def with_sic(quote: str, sic: Iterable[str]) -> str:
     return quote
 
 
-def own_comma(text: str) -> bool:
-    """Whether ``text`` holds a comma outside its parentheses, so that in a list joined by
-    commas a reader could take it for two items ("James Masters' own rules page, read with
-    safe rosettes"; not "Tablet (7 pieces, Ludii)").
-
-    >>> own_comma("Masters' page, safe rosettes"), own_comma("Tablet (7 pieces, Ludii)")
-    (True, False)
-    """
+def _own_comma(text: str) -> bool:
+    """Whether ``text`` holds a comma outside its parentheses ("James Masters' own rules
+    page, read with safe rosettes"; not "Tablet (7 pieces, Ludii)")."""
     while (bare := re.sub(r"\([^()]*\)", "", text)) != text:
         text = bare
     return "," in text
 
 
-def joint(index: int, count: int, commas: bool) -> str:
-    """What follows item ``index`` (from 0) of ``count`` in a list in a sentence: "A, B and C",
-    or "A; B; and C" where an item has a comma of its own (:func:`own_comma`).
+def joints(items: Iterable[str]) -> list[str]:
+    """What follows each item of a list in a sentence: "A, B and C", or "A; B; and C" where
+    an item has a comma of its own outside parentheses, so that no reader takes it for two.
 
-    >>> "".join(f"{x}{joint(i, 3, False)}" for i, x in enumerate("ABC"))
-    'A, B and C'
-    >>> "".join(f"{x}{joint(i, 3, True)}" for i, x in enumerate("ABC"))
-    'A; B; and C'
-    >>> "".join(f"{x}{joint(i, 2, True)}" for i, x in enumerate("AB"))
-    'A and B'
+    >>> joints(["A", "B", "C"]), joints(["A", "B"]), joints(["A"])
+    ([', ', ' and ', ''], [' and ', ''], [''])
+    >>> joints(["Masters' page, safe rosettes", "Tablet (7 pieces, Ludii)", "Bell"])
+    ['; ', '; and ', '']
     """
-    if index >= count - 1:
-        return ""
-    if index == count - 2:
-        return "; and " if commas and count > 2 else " and "
-    return "; " if commas else ", "
+    texts = list(items)
+    commas = any(_own_comma(text) for text in texts)
+    count = len(texts)
+    last = "; and " if commas and count > 2 else " and "
+    return ["; " if commas else ", "] * (count - 2) + [last] * (count > 1) + [""] * (count > 0)
+
+
+def extract(key: Any, container: Mapping[Any, Any]) -> Any:
+    """``container[key]``, as a filter: ``ids | map("extract", variants)``."""
+    return container[key]
 
 
 def upper_first(text: str) -> str:
@@ -367,8 +362,8 @@ def environment() -> jinja2.Environment:
     env.filters["upper_first"] = upper_first
     env.filters["in_sentence"] = in_sentence
     env.filters["with_sic"] = with_sic
-    env.globals["own_comma"] = own_comma
-    env.globals["joint"] = joint
+    env.globals["joints"] = joints
+    env.filters["extract"] = extract
     env.globals["beyond_chance"] = beyond_chance
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range

@@ -30,6 +30,7 @@ import yaml
 
 from generator.model.checks import PlayProblem
 from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
+from generator.site.render import in_sentence
 
 DATA = Path(__file__).parent / "data" / "vocabulary.yml"
 EQUIPMENT_QUESTIONS = ("board", "route", "dice")
@@ -281,18 +282,23 @@ def _squares(steps: Sequence[int]) -> str:
     return f"{word} {listing([str(s) for s in steps])}"
 
 
+def _title_name(title: str) -> str:
+    """An equipment's title without its description: "The Ur board (a 3 × 8 grid ...)" ->
+    "The Ur board"."""
+    return title.split(" (")[0].split(";")[0].strip()
+
+
 def title_in_sentence(title: str) -> str:
     """ "The Ur board (a 3 × 8 grid ...)" -> "the Ur board": an equipment's title as a sentence
     names it (other titles begin with a name, "Bell's 14-square route", and keep it)."""
-    head = title.split(" (")[0].split(";")[0].strip()
-    return "the " + head[4:] if head.startswith("The ") else head
+    return in_sentence(_title_name(title))
 
 
 def title_head(title: str) -> str:
     """ "The Ur board (a 3 × 8 grid ...)" -> "Ur board"; "The later twenty-squares board (...)"
     -> "later twenty-squares board": the case as written, for a cell among others in lower
     case and for the middle of a sentence ("...: later twenty-squares board")."""
-    head = title.split(" (")[0].split(";")[0].strip()
+    head = _title_name(title)
     return head[4:] if head.startswith("The ") else head
 
 
