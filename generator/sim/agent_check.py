@@ -115,6 +115,35 @@ def qualifies(score: dict[str, float]) -> bool:
     return score["low"] > QUALIFYING_SCORE
 
 
+def seat_specs(
+    variant: ResolvedVariant, agent: str, rival: str, games: int, seed: int
+) -> tuple[RecordSpec, RecordSpec]:
+    """The two runs that measure ``agent`` against ``rival``: moving first, then second."""
+    return (
+        RecordSpec(variant, (agent, rival), games, seed),
+        RecordSpec(variant, (rival, agent), games, seed),
+    )
+
+
+def score_entry(as_first: dict[str, Any], as_second: dict[str, Any]) -> dict[str, Any]:
+    """An agent's score against random as the results file keeps it, from its two runs
+    (:func:`seat_specs`): over both seats, in each, the games and whether it qualifies."""
+    score = both_seats(as_first, as_second)
+    seats = {
+        "first": first_rate(as_first),
+        "second": flipped(first_rate(as_second)),
+        "games": as_first["games"] + as_second["games"],
+    }
+    return {**score, **seats, "qualifies": qualifies(score)}
+
+
+def duel_entry(rival: str, as_first: dict[str, Any], as_second: dict[str, Any]) -> dict[str, Any]:
+    """The fitted agent's score against ``rival`` as the results file keeps it, from its two
+    runs (:func:`seat_specs`)."""
+    games = as_first["games"] + as_second["games"]
+    return {"rival": rival, **both_seats(as_first, as_second), "games": games}
+
+
 def measure_agents(
     catalog: Catalog,
     *,
@@ -142,11 +171,11 @@ def measure_agents(
     if kept:
         _check_keepable(earlier, kept, prints, games, seed)
     specs = [
-        RecordSpec(v, pair, games, seed)
+        spec
         for v in variants
         for agent in agents
         if playable(agent, rules[v.id])
-        for pair in ((agent, RANDOM), (RANDOM, agent))
+        for spec in seat_specs(v, agent, RANDOM, games, seed)
     ]
     if log:
         log(f"{len(specs)} runs of {games:,} games")
@@ -154,14 +183,7 @@ def measure_agents(
     scores: dict[str, dict[str, Any]] = {}
     for i in range(0, len(specs), 2):
         spec = specs[i]
-        score = both_seats(records[i], records[i + 1])
-        seats = {
-            "first": first_rate(records[i]),
-            "second": flipped(first_rate(records[i + 1])),
-            "games": records[i]["games"] + records[i + 1]["games"],
-        }
-        entry = {**score, **seats, "qualifies": qualifies(score)}
-        scores.setdefault(spec.variant.id, {})[spec.agents[0]] = entry
+        scores.setdefault(spec.variant.id, {})[spec.agents[0]] = score_entry(*records[i : i + 2])
     for vid in [v.id for v in variants]:
         for agent in kept:
             if agent in earlier["scores"][vid]:  # type: ignore[index]
@@ -170,18 +192,14 @@ def measure_agents(
     rivals = {v.id: best_simple(scores[v.id]) for v in variants}
     head_to_head = min(games, HEAD_TO_HEAD_GAMES)
     duels = [
-        RecordSpec(v, pair, head_to_head, seed)
+        spec
         for v in variants
         if FITTED in scores[v.id]
-        for pair in ((FITTED, rivals[v.id]), (rivals[v.id], FITTED))
+        for spec in seat_specs(v, FITTED, rivals[v.id], head_to_head, seed)
     ]
     duel_records = simulate(duels, cache_dir=cache_dir, jobs=jobs, label="fitted v best")
     fitted_v_best = {
-        spec.variant.id: {
-            "rival": rivals[spec.variant.id],
-            **both_seats(duel_records[i], duel_records[i + 1]),
-            "games": duel_records[i]["games"] + duel_records[i + 1]["games"],
-        }
+        spec.variant.id: duel_entry(rivals[spec.variant.id], *duel_records[i : i + 2])
         for i, spec in enumerate(duels)
         if i % 2 == 0
     }

@@ -227,6 +227,46 @@ def report_uncommitted(
     return sorted(books)
 
 
+@dataclass(frozen=True)
+class SuitePlan:
+    """The runs the suite plays (:func:`plan_runs`), before any is read or simulated."""
+
+    variants: list[ResolvedVariant]
+    baseline: list[RecordSpec]
+    """Each simulated rulebook's run, random against random, :data:`BASELINE_GAMES` games."""
+    changed: list[tuple[ResolvedVariant, Change, RecordSpec]]
+    """Each one-ruling change that alters play, with its run."""
+    unchanged_play: list[tuple[ResolvedVariant, Change]]
+    """The changes whose rules play exactly as the rulebook's own (an effect of zero)."""
+    skipped: list[Skipped]
+
+    @property
+    def specs(self) -> list[RecordSpec]:
+        """Every run, baselines first: the records the site reads."""
+        return self.baseline + [spec for _, _, spec in self.changed]
+
+
+def plan_runs(catalog: Catalog, seed: int = DEFAULT_SEED) -> SuitePlan:
+    """The baseline and sensitivity runs of every simulated rulebook (see the module
+    docstring): cheap, rules are compiled and keyed, no game is played."""
+    variants = simulated_variants(catalog)
+    baseline = [RecordSpec(v, (RANDOM, RANDOM), BASELINE_GAMES, seed) for v in variants]
+    changes = list(sensitivity_changes(catalog, variants))
+    base_of = {spec.variant.id: spec for spec in baseline}
+    runnable: list[tuple[ResolvedVariant, Change, RecordSpec]] = []
+    unchanged_play: list[tuple[ResolvedVariant, Change]] = []
+    for variant, change, changed in changes:
+        if isinstance(changed, Skipped):
+            continue
+        spec = RecordSpec(changed, (RANDOM, RANDOM), SENSITIVITY_GAMES, seed, (change,))
+        if np.array_equal(spec.packed, base_of[variant.id].packed):
+            unchanged_play.append((variant, change))
+        else:
+            runnable.append((variant, change, spec))
+    skipped = [x for _, _, x in changes if isinstance(x, Skipped)]
+    return SuitePlan(variants, baseline, runnable, unchanged_play, skipped)
+
+
 def default_suite(
     catalog: Catalog,
     *,
@@ -242,7 +282,8 @@ def default_suite(
     module docstring. With ``committed`` (records by key, :mod:`generator.sim.suite_results`),
     a run whose key is there is read from it, and the runs that are not are named in ``log``
     before they are simulated (or read from the cache)."""
-    variants = simulated_variants(catalog)
+    plan = plan_runs(catalog, seed)
+    variants, base_specs, runnable = plan.variants, plan.baseline, plan.changed
     suite = Suite(seed=seed, variants=[v.id for v in variants])
     played: Played = {}
     known = committed.records if committed is not None else {}
@@ -261,24 +302,10 @@ def default_suite(
             known=known,
         )
 
-    base_specs = [RecordSpec(v, (RANDOM, RANDOM), BASELINE_GAMES, seed) for v in variants]
-    changes = list(sensitivity_changes(catalog, variants))
-    base_of = {spec.variant.id: spec for spec in base_specs}
-    runnable: list[tuple[ResolvedVariant, Change, RecordSpec]] = []
-    unchanged_play: list[tuple[ResolvedVariant, Change]] = []
-    for variant, change, changed in changes:
-        if isinstance(changed, Skipped):
-            continue
-        spec = RecordSpec(changed, (RANDOM, RANDOM), SENSITIVITY_GAMES, seed, (change,))
-        if np.array_equal(spec.packed, base_of[variant.id].packed):
-            unchanged_play.append((variant, change))
-        else:
-            runnable.append((variant, change, spec))
-    sensitivity_specs = [spec for _, _, spec in runnable]
     if committed is not None:
-        suite.uncommitted = report_uncommitted(base_specs + sensitivity_specs, known, log)
+        suite.uncommitted = report_uncommitted(plan.specs, known, log)
         suite.committed_by = committed.made_by or None
-    first = run(base_specs + sensitivity_specs, "baseline, sensitivity")
+    first = run(plan.specs, "baseline, sensitivity")
     base_records = first[: len(base_specs)]
     changed_records = first[len(base_specs) :]
     for variant, record in zip(variants, base_records, strict=True):
@@ -294,8 +321,8 @@ def default_suite(
                 same_game=False,
             )
         )
-    for variant, change in unchanged_play:
+    for variant, change in plan.unchanged_play:
         base = suite.baseline[variant.id]
         suite.effects.append(Effect(change.question, variant.id, change, base, base, True))
-    suite.skipped = [x for _, _, x in changes if isinstance(x, Skipped)]
+    suite.skipped = plan.skipped
     return suite
