@@ -106,6 +106,14 @@ def test_a_forged_full_game_is_caught_by_its_published_value(
     assert "first_player: committed 0.611, published by RoyalUr.net" in out
 
 
+def test_a_record_named_that_no_file_holds_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _copy(tmp_path, FULL)
+    code, out = _verify(capsys, folder, "--files", FULL, "--record", "no-such-rulebook")
+    assert code == 2 and "--record: no record the build reads is filed as no-such" in out
+
+
 def test_a_damaged_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = _copy(tmp_path, FULL)
     (folder / FULL).write_text('{"format": 1, "sha256": "0", "payload": {}}\n')

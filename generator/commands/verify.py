@@ -93,4 +93,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if tally.unreadable:
         print(f"damaged: {', '.join(tally.unreadable)}")
+    if unknown := [r for r in args.record if r not in tally.named]:
+        print(f"--record: no record the build reads is filed as {', '.join(unknown)}")
+        return 2
     return 0 if tally.passed else 1

@@ -507,6 +507,8 @@ class Tally:
     records: int = 0
     skipped: int = 0
     unreadable: list[str] = field(default_factory=list)
+    named: set[str] = field(default_factory=set)
+    """The records asked for by key (``Request.records``) that some file holds."""
 
     @property
     def passed(self) -> bool:
@@ -573,10 +575,15 @@ def _verify_file(
         slow = [c for c in wanted if c not in cheap]
         pick = random.Random(f"{request.seed}:{name}")
         chosen = pick.sample(cheap, min(request.sample, len(cheap)))
-    unread = f"; {found.unread} more it does not read (its rules changed since)" * bool(
+    tally.named.update(r for r in request.records for c in wanted if c.key.startswith(r))
+    unread = f" ({found.unread} more it does not read: their rules changed since)" * bool(
         found.unread
     )
-    say(f"{name}: {len(found.candidates)} records the build reads{unread}; checking {len(chosen)}")
+    whole = sum(c.seconds for c in found.candidates)
+    say(
+        f"{name}: {len(found.candidates)} records the build reads{unread}; checking"
+        f" {len(chosen)} (all of them would take about {_duration(whole)} of processor time)"
+    )
     for candidate in chosen:
         tally.records += 1
         for figure in candidate.recompute():
