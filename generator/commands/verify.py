@@ -88,8 +88,9 @@ def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     tally = verify(catalog, results_dir, request, lambda line: print(line, flush=True))
     print(
-        f"{tally.checked} figures of {tally.records} records checked, {tally.differ} differ;"
-        f" {tally.skipped} records skipped as slow; {time.perf_counter() - began:.0f} s"
+        f"{tally.checked} figures checked ({tally.records} records computed again),"
+        f" {tally.differ} differ; {tally.skipped} records skipped as slow;"
+        f" {time.perf_counter() - began:.0f} s"
     )
     if tally.unreadable:
         print(f"damaged: {', '.join(tally.unreadable)}")
