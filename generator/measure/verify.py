@@ -33,6 +33,7 @@ import functools
 import math
 import random
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -205,11 +206,14 @@ class Workspace:
     catalog: Catalog
     scratch: Path
     _claims: tuple[dict[str, Any], dict[str, Any]] | None = None
+    claims_seconds: float = 0.0
+    """Processor time of the claims' pass (:meth:`claims_pass`)."""
 
     def claims_pass(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """Every claim checked as ``ur-variants claims --write-results --no-cache`` checks
         them: the central rosette's worths and the other figures, by key."""
         if self._claims is None:
+            began = time.process_time()
             build = Settings(cache_root=self.scratch)  # the build's games and seed
             settings = claim_checks.CheckSettings(
                 build.claim_games, build.seed, None, worths={}, figures={}
@@ -219,6 +223,7 @@ class Workspace:
                     claim_checks.check_claim(self.catalog, claim, settings)
             assert settings.worths is not None and settings.figures is not None
             self._claims = (settings.worths, settings.figures)
+            self.claims_seconds = time.process_time() - began
         return self._claims
 
 
@@ -424,24 +429,29 @@ def _published(record: full_games.FullGame) -> list[Figure]:
 
 def check_worths(work: Workspace, data: dict[str, Any]) -> FileCheck:
     """``rosette-worth.json``: each worth the claim checks weigh, solved again."""
-    return _claims_file(data["worths"], work.claims_pass()[0], exact_tolerance)
+    return _claims_file(work, data["worths"], work.claims_pass()[0], exact_tolerance)
 
 
 def check_claim_figures(work: Workspace, data: dict[str, Any]) -> FileCheck:
     """``claim-figures.json``: each sampled figure and tally the claim checks read, again."""
-    return _claims_file(data["figures"], work.claims_pass()[1], sampled_tolerance)
+    return _claims_file(work, data["figures"], work.claims_pass()[1], sampled_tolerance)
 
 
 def _claims_file(
-    committed: dict[str, Any], again: dict[str, Any], tolerance: Callable[[str], Tolerance]
+    work: Workspace,
+    committed: dict[str, Any],
+    again: dict[str, Any],
+    tolerance: Callable[[str], Tolerance],
 ) -> FileCheck:
-    """The claims' files: everything is computed in one pass (seconds), so a figure costs
-    nothing more; the figures the checks no longer ask for are not read by the build."""
+    """The claims' files: every figure is computed in one pass of the checks (seconds, its
+    time shared among them), so a figure checked costs nothing more; the figures the checks
+    no longer ask for are not read by the build."""
+    share = work.claims_seconds / max(1, len(committed))
     candidates = [
         Candidate(
             key,
             _figure_kind(figures),
-            0.0,
+            share,
             functools.partial(compare, figures, again[key], tolerance),
         )
         for key, figures in sorted(committed.items())
