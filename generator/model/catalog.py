@@ -464,6 +464,7 @@ def _citations(entries: list[dict[str, Any]]) -> tuple[Citation, ...]:
             e.get("translation"),
             e.get("code"),
             tuple(e.get("sic") or ()),
+            e.get("contrary", False),
         )
         for e in entries
     )

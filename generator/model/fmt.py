@@ -30,7 +30,7 @@ VARIANT_KEYS = (
 )
 RULING_KEYS = ("id", "question", "value", "text", "evidence", "sources", "note")
 CLAIM_KEYS = ("id", "claim", "check", "reading", "sources", "note")
-CITATION_KEYS = ("source", "locator", "quote", "sic", "code", "translation")
+CITATION_KEYS = ("source", "locator", "contrary", "quote", "sic", "code", "translation")
 SOURCE_KEYS = (
     "id",
     "title",

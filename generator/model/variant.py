@@ -159,6 +159,9 @@ class Citation:
     sic: tuple[str, ...] = ()
     """Words of the quote that look wrong but are the source's own (a typo, a slip): each is
     shown followed by "[sic]", so that a reader does not blame the copy."""
+    contrary: bool = False
+    """The quote says otherwise than the ruling it is cited for: shown as evidence against the
+    ruling, so that a reader does not take it for support."""
 
 
 @dataclass(frozen=True)

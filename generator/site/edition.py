@@ -136,12 +136,19 @@ def note_of(ruling: Ruling) -> str | None:
 
 def fingerprint(ruling: Ruling) -> str:
     """SHA-256 of the ruling's words, value and quotes (source, place, quote, translation, and
-    the programming language of a quote that is code)."""
+    the programming language of a quote that is code, and the mark of one cited against it)."""
     words, value = words_and_value(ruling)
     # A quote's language joins its entry only where it is code, so the other rulings keep the
     # fingerprints they were published with.
     quotes = [
-        [c.source, c.locator, c.quote, c.translation, *([c.code] if c.code else [])]
+        [
+            c.source,
+            c.locator,
+            c.quote,
+            c.translation,
+            *([c.code] if c.code else []),
+            *(["contrary"] if c.contrary else []),
+        ]
         for c in ruling.sources
     ]
     text = json.dumps([words, value, quotes], ensure_ascii=False, sort_keys=True)
