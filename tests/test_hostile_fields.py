@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from conftest import VARIANTS, repository_catalog, simulated
 
+from generator.cli import main
 from generator.model import checks, schema, values
 from generator.model.catalog import load_catalog
 from generator.model.checks import MAX_GAME_THROWS, expected_game_throws
@@ -283,6 +284,30 @@ def test_a_near_zero_die_is_refused_with_the_reason(folder: Path) -> None:
     catalog = repository_catalog()
     users = {v.id for v in catalog.resolved() if v.dice.id == "four-binary" and v.variant.simulate}
     assert {Path(p.split(":")[0]).stem for p in problems} == users
+
+
+SLOW_DICE = """  - id: slow
+    title: Four lots almost never marked
+    lots: 4
+    marked: 1/100000000
+    counts: {0: 0, 1: 1, 2: 2, 3: 3, 4: 4}
+"""
+
+
+def test_a_near_zero_die_played_by_a_change_is_refused(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No rulebook plays it, so it validates; playing one with it names the rulebook and the
+    cause, where it once ran every game to its stop and said only "no game finished"."""
+    path = folder / "equipment.yml"
+    path.write_text(path.read_text(encoding="utf-8") + SLOW_DICE, encoding="utf-8")
+    assert problems_within(folder) == []
+    argv = ["--root", str(folder.parent), "simulate", "finkel-great-book", "--set", "dice=slow"]
+    assert main([*argv, "--games", "10", "--jobs", "1", "--no-cache"]) != 0
+    said = capsys.readouterr()
+    assert "Traceback" not in said.out + said.err
+    assert "finkel-great-book cannot be played with these changes: with dice slow" in said.err
+    assert "a game would last about 5,250,000,010 throws" in said.err
 
 
 def test_the_game_length_bound_leaves_every_rulebook_room() -> None:

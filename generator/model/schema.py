@@ -285,6 +285,9 @@ def _with_kind(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "$defs": {"kind": variant_schema()["$defs"]["kind"]}}
 
 
+_PLAIN_KEY = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+
+
 def _where(path: JsonPath) -> str:
     """A path as a reader finds it in the file: ``rulings[3].sources[0].quote``; a key that is
     not a plain word is shown quoted, so no character of it reaches the terminal raw."""
@@ -297,9 +300,6 @@ def _where(path: JsonPath) -> str:
         return f".{p}" if _PLAIN_KEY.match(p) else f"[{shown(p)}]"
 
     return "".join(map(part, path)).lstrip(".")
-
-
-_PLAIN_KEY = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 
 
 def _is_integer(_: Any, instance: Any) -> bool:
@@ -439,7 +439,7 @@ def check_characters(document: Document) -> Iterator[Problem]:
                 " delete it: invisible control and direction characters are refused",
             )
             continue
-        prose = not is_key and any(p in MULTI_LINE_KEYS for p in path[-1:])
+        prose = not is_key and bool(path) and path[-1] in MULTI_LINE_KEYS
         found = None if prose else _LINE_BREAK.search(text)
         if found:
             yield document.problem(
@@ -448,6 +448,10 @@ def check_characters(document: Document) -> Iterator[Problem]:
                 " but must be one line (only a summary, note, quote or translation may have"
                 " several); join the lines",
             )
+
+
+_SIZE_BOUNDS = ("maxItems", "maxProperties")
+"""Bounds past which the rest of a file is not checked (:func:`check`)."""
 
 
 def check(document: Document, schema: dict[str, Any]) -> list[Problem]:
@@ -465,6 +469,3 @@ def check(document: Document, schema: dict[str, Any]) -> list[Problem]:
             # outcomes: one), and the file is no real rulebook: this problem comes alone.
             break
     return sorted(problems, key=lambda p: p.line)
-
-
-_SIZE_BOUNDS = ("maxItems", "maxProperties")
