@@ -11,6 +11,7 @@ import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -177,19 +178,20 @@ def parse_fraction(value: Any) -> Fraction:
     (:data:`PROBABILITY_FORM`) is checked first, so no exponent or thousand-digit number is
     ever turned into a fraction.
 
-    >>> parse_fraction("1/8"), parse_fraction(0.125), parse_fraction(1)
-    (Fraction(1, 8), Fraction(1, 8), Fraction(1, 1))
+    >>> parse_fraction("1/8"), parse_fraction(0.125), parse_fraction(1), parse_fraction(0.00001)
+    (Fraction(1, 8), Fraction(1, 8), Fraction(1, 1), Fraction(1, 100000))
     >>> parse_fraction("1e99999999")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: probability '1e99999999' has the wrong form; write a fraction such as 1/8 ...
     """
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ValueError(f"{value!r} is not a probability like 1/8")
-    text = str(value).strip()
+    # A float is read by its decimals: 0.00001 as written, not Python's 1e-05.
+    text = format(Decimal(repr(value)), "f") if isinstance(value, float) else str(value).strip()
     if not re.match(PROBABILITY_FORM, text):
         raise ValueError(
-            f"probability {text[:40]!r} has the wrong form; write a fraction such as 1/8 or"
-            " a decimal such as 0.125 (at most nine digits each side, no exponent)"
+            f"probability {str(value)[:40]!r} has the wrong form; write a fraction such as 1/8"
+            " or a decimal such as 0.125 (at most nine digits each side, no exponent)"
         )
     return Fraction(text)
 
