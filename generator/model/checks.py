@@ -6,8 +6,10 @@ these checks need more than one value at once: references, geometry, provenance,
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
+from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -430,7 +432,16 @@ def _capacity(values: dict[str, Any], route: Route) -> Iterator[PlayProblem]:
 
 
 def _termination(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[PlayProblem]:
-    """A variant that cannot terminate: some piece can never enter, or never bear off."""
+    """A variant that cannot terminate (some piece can never enter, or never bear off), or
+    whose games would last too long to simulate (:data:`MAX_GAME_THROWS`)."""
+    endless = list(_endless(values, route, dice))
+    yield from endless
+    if not endless:
+        yield from _game_length(values, route, dice)
+
+
+def _endless(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[PlayProblem]:
+    """Some piece can never enter, or never bear off, whatever is thrown."""
     throws = sorted(t for t, p in dice.table() if t > 0 and p > 0)
     if not throws:
         yield PlayProblem(
@@ -473,6 +484,78 @@ def _termination(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[P
                     f" and {values['bearing-off']} bearing off; the game cannot end",
                     {"square": square, "throws": throws},
                 )
+
+
+MAX_GAME_THROWS = 2_000
+"""The most throws a played rulebook's game may be expected to take, by
+:func:`expected_game_throws`: dice that almost never move a piece, or a piece that almost never
+enters, make a game that never ends in practice ("no game finished"). The rulebooks in
+variants/ expect at most 303 (Bell's, entering only on a five), the one-ruling changes the
+site plays at most 423. The estimate leaves out captures: random play's games have lasted up
+to 14 times it (Murray's 27-square route), so a game at this bound still ends well within the
+simulation's stop at 100,000 throws (fifty times the bound; a test keeps it at least twenty)."""
+
+
+def _game_length(values: dict[str, Any], route: Route, dice: Dice) -> Iterator[PlayProblem]:
+    """A game too long to simulate: :data:`MAX_GAME_THROWS`."""
+    throws = expected_game_throws(values, route.length, dice.table())
+    if throws > MAX_GAME_THROWS:
+        about = f"{throws:,.0f}" if throws < 1e12 else "more than a million million"
+        yield PlayProblem(
+            "dice",
+            "too-long-game",
+            f"with dice {dice.id} a game would last about {about} throws (each side bearing its"
+            f" pieces off alone), more than the {MAX_GAME_THROWS:,} a played rulebook may take;"
+            " give the dice likelier moving (or entering) throws, or set simulate: false to keep"
+            " the rulebook for the record",
+            {"dice": dice.id, "throws": round(min(throws, 1e12))},
+        )
+
+
+def expected_game_throws(
+    values: dict[str, Any], length: int, table: tuple[tuple[int, Fraction], ...]
+) -> float:
+    """About how many throws a game takes, captures left out: twice (two sides) the throws one
+    side needs to enter and bear off each of its pieces alone, one after another, with no
+    opponent (:func:`_piece_throws`)."""
+    entry = values["entry"]
+    rules = entry.get("per_piece", [entry] * values["pieces"])
+    exact = values["bearing-off"] == "exact"
+    return 2 * sum(_piece_throws(length, table, rule, exact) for rule in rules)
+
+
+def _piece_throws(
+    length: int, table: tuple[tuple[int, Fraction], ...], rule: dict[str, Any], exact: bool
+) -> float:
+    """Expected throws for one piece alone to enter by ``rule`` and bear off. From each step
+    (0: in hand) a throw moves it with chance ``moving``, else it waits, so the expectation is
+    ``(1 + sum of p * expectation where it lands) / moving``, worked from the last step back."""
+    off = length + 1
+    remaining = [0.0] * (off + 1)
+    for step in range(length, -1, -1):
+        landings = [
+            (float(p), square)
+            for throw, p in table
+            if (square := _landing(step, throw, rule, off, exact)) is not None
+        ]
+        moving = sum(p for p, _ in landings)
+        after = sum(p * remaining[square] for p, square in landings)
+        remaining[step] = (1 + after) / moving if moving > 0 else math.inf
+    return remaining[0]
+
+
+def _landing(step: int, throw: int, rule: dict[str, Any], off: int, exact: bool) -> int | None:
+    """Where a throw takes a piece alone on ``step`` (0: in hand), or None if it cannot move."""
+    if throw <= 0:
+        return None
+    if step == 0:
+        if rule["throws"] != "any" and throw not in rule["throws"]:
+            return None
+        square = throw if rule["square"] == "throw" else rule["square"]
+        return square if isinstance(square, int) and square < off else None
+    if step + throw > off:
+        return None if exact else off
+    return step + throw
 
 
 def steps_reaching_off(length: int, throws: list[int], exact: bool) -> set[int]:

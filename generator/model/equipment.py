@@ -11,13 +11,22 @@ import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
+
+from generator.model.yamlsource import shown
 
 Cell = str
 """A board cell named ``r<row>c<column>``, e.g. ``r2c4`` (the central rosette of the Ur board)."""
 
 CELL_PATTERN = re.compile(r"^r([1-9][0-9]*)c([1-9][0-9]*)$")
+
+PROBABILITY_FORM = r"^(?:[0-9]{1,9}/0*[1-9][0-9]{0,8}|[0-9]?\.[0-9]{1,9}|[0-9]{1,9})$"
+"""A probability as written: a fraction ``1/8`` (never over 0), a decimal ``0.125`` or a whole
+number, at most nine digits each side and no exponent. Checked before the text is read:
+``Fraction("1e99999999")`` builds a hundred-million-digit number (hours), and a tiny exponent
+a fraction no message can print."""
 
 
 def parse_cell(cell: Cell) -> tuple[int, int]:
@@ -142,8 +151,15 @@ def binary_lots(
 ) -> Dice:
     """Dice made of ``lots`` binary lots, each marked with probability ``marked``.
 
-    ``counts`` maps the number of marked lots to the throw it counts as.
+    ``counts`` maps the number of marked lots to the throw it counts as; it names no more
+    marked lots than there are lots.
     """
+    beyond = sorted(k for k in counts if not 0 <= k <= lots)
+    if beyond:
+        raise ValueError(
+            f"counts names {shown(beyond[0])} marked lots, but there are {lots} lots;"
+            f" give a throw for 0 to {lots} marked lots only"
+        )
     outcomes = []
     for k in range(lots + 1):
         probability = Fraction(_binomial(lots, k)) * marked**k * (1 - marked) ** (lots - k)
@@ -158,16 +174,26 @@ def _binomial(n: int, k: int) -> int:
 
 
 def parse_fraction(value: Any) -> Fraction:
-    """A probability written as ``1/8``, ``0.125`` or ``1``; exact."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a probability")
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        return Fraction(str(value))
-    if isinstance(value, str):
-        return Fraction(value.strip())
-    raise ValueError(f"{value!r} is not a probability like 1/8")
+    """A probability written as ``1/8``, ``0.125`` or ``1``; exact. Its written form
+    (:data:`PROBABILITY_FORM`) is checked first, so no exponent or thousand-digit number is
+    ever turned into a fraction.
+
+    >>> parse_fraction("1/8"), parse_fraction(0.125), parse_fraction(1), parse_fraction(0.00001)
+    (Fraction(1, 8), Fraction(1, 8), Fraction(1, 1), Fraction(1, 100000))
+    >>> parse_fraction("1e99999999")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: probability '1e99999999' has the wrong form; write a fraction such as 1/8 ...
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"{value!r} is not a probability like 1/8")
+    # A float is read by its decimals: 0.00001 as written, not Python's 1e-05.
+    text = format(Decimal(repr(value)), "f") if isinstance(value, float) else str(value).strip()
+    if not re.match(PROBABILITY_FORM, text):
+        raise ValueError(
+            f"probability {str(value)[:40]!r} has the wrong form; write a fraction such as 1/8"
+            " or a decimal such as 0.125 (at most nine digits each side, no exponent)"
+        )
+    return Fraction(text)
 
 
 @dataclass(frozen=True)

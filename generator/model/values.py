@@ -18,6 +18,9 @@ MAX_THROW = 100
 """The largest throw (and entry square) a value may name; kept equal to
 :data:`generator.model.schema.MAX_THROW` (a test checks)."""
 MAX_STACK = 2 * MAX_PIECES
+MAX_NAME = 60
+"""Characters of a piece's name in per-piece entry rules, printed in running text (the
+largest: storm-bird, 10)."""
 
 
 def _enum(*allowed: Any) -> ValueCheck:
@@ -83,7 +86,9 @@ def _entry_rule(rule: Any, where: str) -> str | None:
         return f"{where} must be a mapping like {{throws: any, square: throw}}"
     unknown = set(rule) - {"throws", "square", "name"}
     if unknown:
-        return f"{where} has unknown keys {sorted(unknown)}; expected throws, square (and name)"
+        # Keys of several types (1 and "foo") do not sort together: sort them as written.
+        named = ", ".join(shown(key) for key in sorted(unknown, key=str))
+        return f"{where} has unknown keys {named}; expected throws, square (and name)"
     throws = rule.get("throws")
     if throws != "any" and _throw_list(throws, Equipment({}, {}, {})) is not None:
         return f"{where}: throws must be any or a list of throws from 1 to {MAX_THROW}"
@@ -96,6 +101,8 @@ def _entry_rule(rule: Any, where: str) -> str | None:
     name = rule.get("name")
     if name is not None and not isinstance(name, str):
         return f"{where}: name must be words, got {shown(name)}; quote it"
+    if isinstance(name, str) and len(name) > MAX_NAME:
+        return f"{where}: name is {len(name):,} characters long; shorten it to at most {MAX_NAME}"
     return None
 
 
