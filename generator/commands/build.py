@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         seed=args.seed if args.seed is not None else DEFAULT_SEED,
         refresh=args.refresh,
-        site_dir=args.site_dir.resolve() if args.site_dir else None,
+        # Absolute, links not followed yet: the build follows them and says if they loop.
+        site_dir=Path(os.path.abspath(args.site_dir)) if args.site_dir else None,
     )
     began = time.perf_counter()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop like Ctrl-C: clean up

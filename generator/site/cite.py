@@ -28,6 +28,8 @@ from typing import Literal
 import citeproc
 from citeproc.source.json import CiteProcJSON
 
+from generator.site.settings import web_address
+
 SITE_NAME = "Royal Game of Ur variants"
 AUTHOR = "Ur Variants contributors"
 """The corporate author of every entry: the people who keep the rulebooks and their sources."""
@@ -48,9 +50,11 @@ CSL_TYPES: dict[Kind, str] = {
 
 
 def site_url() -> str | None:
-    """The site's address from ``SITE_URL`` (ending in ``/``), or None when it is not set."""
-    url = os.environ.get("SITE_URL", "").strip()
-    if not url:
+    """The site's address from ``SITE_URL`` (ending in ``/``), or None when it is not set;
+    :class:`~generator.site.settings.SettingError` when it is no http(s) address a page can
+    print (:mod:`generator.site.settings`)."""
+    url = web_address("SITE_URL", base=True)
+    if url is None:
         return None
     return url if url.endswith("/") else url + "/"
 
@@ -81,8 +85,9 @@ def epoch_date(epoch: str) -> dt.date:
 
 
 def repository_url() -> str | None:
-    """Where readers report errors (``REPOSITORY_URL``), or None when it is not set."""
-    return os.environ.get("REPOSITORY_URL", "").strip() or None
+    """Where readers report errors (``REPOSITORY_URL``), or None when it is not set;
+    :class:`~generator.site.settings.SettingError` when it is no http(s) address."""
+    return web_address("REPOSITORY_URL")
 
 
 def source_date_epoch(root: Path) -> str:

@@ -19,6 +19,14 @@ their messages, where ``--strict`` counts them.
   sends the search index's entries for them; the main process puts every page's entries back
   in the build's page order, so the search index is the one a serial build writes.
 
+No pipe can stall the build. Each worker's pipe has a reader thread of its own, started with
+the worker, which takes the results as soon as they are sent, so a worker never waits on a full
+pipe (its results are often larger than the pipe's 64 KB) for a main process that is busy or
+has failed. When the main process fails in a step (a full disk, a page's error), it kills the
+step's workers before the error goes on, rather than waiting at its exit for workers that would
+finish their pages for nothing. A worker that dies (killed, or out of memory) fails the build
+with a message saying so.
+
 The site is the same, file for file, as plain ``mkdocs build`` writes (a test builds it both
 ways and compares every file). Everything else (static files, the anchor checks, ``post_build``)
 is mkdocs' own, unchanged. Run as ``python -m generator.site.mkdocs_parallel build --strict ...``
@@ -33,19 +41,23 @@ import functools
 import logging
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from mkdocs.commands import build as mkdocs_build
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import BuildError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator.processes import Forked
+from generator.processes import ChildFailed, Forked
+from generator.site.settings import MKDOCS_JOBS, MOST_JOBS, whole_number
 
-JOBS_VARIABLE = "UR_MKDOCS_JOBS"
-"""Processes to share the pages among (default: the cores this process may use)."""
+JOBS_VARIABLE = MKDOCS_JOBS
+"""Processes to share the pages among, 1 to :data:`~generator.site.settings.MOST_JOBS`
+(default: the cores this process may use)."""
 
 MKDOCS_SERIES = "1.6."
 """The mkdocs releases whose internals this was written against; with others, plain mkdocs."""
@@ -115,15 +127,52 @@ def _collect_logs(into: list[Record]) -> None:
             logger.addHandler(collector)
 
 
+class Reader:
+    """A worker and the thread that reads its pipe: the thread takes the worker's result as
+    soon as it is sent (or the news that the worker died), so the worker never blocks on a
+    full pipe, whatever the main process is doing."""
+
+    def __init__(self, worker: Forked[Sent]) -> None:
+        self.worker = worker
+        self.outcome: Sent | BaseException | None = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+
+    def _read(self) -> None:
+        try:
+            self.outcome = self.worker.result()
+        except BaseException as error:  # raised in the main thread by :meth:`result`
+            self.outcome = error
+
+    def result(self) -> Sent:
+        """The worker's result, once it is in; a worker that died is a :class:`BuildError`."""
+        self.thread.join()
+        outcome = self.outcome
+        if isinstance(outcome, ChildFailed):
+            raise BuildError(
+                f"a process sharing mkdocs' pages ended without sending them back ({outcome});"
+                " it was killed, perhaps for want of memory: build again"
+            )
+        if isinstance(outcome, BaseException):
+            raise outcome
+        assert outcome is not None
+        return outcome
+
+    def stop(self) -> None:
+        """Kill the worker if it still runs, and let its reader end."""
+        self.worker.__exit__(None, None, None)
+        self.thread.join()
+
+
 class SharedStep:
     """Stands in for one of mkdocs' per-page functions (``_populate_page``, ``_build_page``)
     during one build: the first call shares the step's pages out to forked workers, each page
-    is then done by whoever has it, and the last call takes in the workers' results."""
+    is then done by whoever has it, and the last call takes in the workers' results. An error
+    in the main process during the step kills the step's workers (:meth:`stop`)."""
 
     def __init__(self, original: Callable[..., None], jobs: int) -> None:
         self.original = original
         self.jobs = jobs
-        self.workers: list[Forked[Sent]] = []
+        self.workers: list[Reader] = []
         self.theirs: set[str] = set()
         self.last: str | None = None
         self.started = False
@@ -150,19 +199,30 @@ class SharedStep:
     def begin(self, args: tuple[Any, ...]) -> None:
         """In the main process, at the step's first page, before any worker starts."""
 
+    def safe(self, args: tuple[Any, ...]) -> bool:
+        """Whether the pages can be shared, beyond the plugins being known."""
+        return True
+
     def __call__(self, page: Page, *args: Any, **kwargs: Any) -> None:
+        try:
+            self._call(page, args, kwargs)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _call(self, page: Page, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if not self.started:
             self.started = True
             self.begin(args)
             config: MkDocsConfig = args[0]
-            if set(config.plugins) <= KNOWN_PLUGINS:
+            if set(config.plugins) <= KNOWN_PLUGINS and self.safe(args):
                 self._start(args)
         if page.file.src_uri not in self.theirs:
             self.own(page, args, kwargs)
         if page.file.src_uri == self.last:
-            workers, self.workers = self.workers, []
-            for worker in workers:
+            for worker in list(self.workers):
                 pages, records, error = worker.result()
+                self.workers.remove(worker)
                 for name, level, message in records:
                     logging.getLogger(name).log(level, message)
                 if error is not None:
@@ -170,16 +230,28 @@ class SharedStep:
                 self.adopt(pages, args)
             self.finish(args)
 
+    def stop(self) -> None:
+        """Kill the step's workers whose results were not taken (the build failed)."""
+        workers, self.workers = self.workers, []
+        for worker in workers:
+            worker.stop()
+
     def _start(self, args: tuple[Any, ...]) -> None:
         pages = self.pages(args)
         if self.jobs < 2 or len(pages) < 2 * self.jobs:
             return
         _, *others = shares(pages, self.jobs, _source_bytes)
+        forked = []
         for share in others:
             # A forked worker (generator.processes.Forked) dies with the build: a killed
             # build leaves none writing pages.
-            self.workers.append(Forked(functools.partial(self._work, share, args)))
+            forked.append(Forked(functools.partial(self._work, share, args)))
             self.theirs.update(f.src_uri for f in share)
+        # The readers start once every worker is forked: no worker is forked while a thread
+        # of this process runs.
+        self.workers = [Reader(worker) for worker in forked]
+        for reader in self.workers:
+            reader.thread.start()
         self.last = pages[-1].src_uri
 
     def _work(self, share: list[File], args: tuple[Any, ...]) -> Sent:
@@ -248,14 +320,21 @@ class Writing(SharedStep):
         return list(args[1])
 
     def _index(self, args: tuple[Any, ...]) -> list[Any] | None:
+        """The search index's list of entries: ``entries`` in Material's search plugin,
+        ``_entries`` in mkdocs' own (None when there is no search, or an index of another
+        shape, which :meth:`safe` refuses to share)."""
         config: MkDocsConfig = args[0]
         for plugin in config.plugins.values():
             index = getattr(plugin, "search_index", None)
             if index is not None:
-                entries = index.entries
-                assert isinstance(entries, list)
-                return entries
+                entries = getattr(index, "entries", getattr(index, "_entries", None))
+                return entries if isinstance(entries, list) else None
         return None
+
+    def safe(self, args: tuple[Any, ...]) -> bool:
+        config: MkDocsConfig = args[0]
+        searched = any(getattr(p, "search_index", None) for p in config.plugins.values())
+        return not searched or self._index(args) is not None
 
     def _build(self, page: Page, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         index = self._index(args)
@@ -286,9 +365,11 @@ class Writing(SharedStep):
 
 
 def jobs() -> int:
-    """Processes to share the pages among: :data:`JOBS_VARIABLE`, else the usable cores."""
-    if JOBS_VARIABLE in os.environ:
-        return max(1, int(os.environ[JOBS_VARIABLE]))
+    """Processes to share the pages among: :data:`JOBS_VARIABLE`, else the usable cores
+    (:class:`~generator.site.settings.SettingError` when the variable is malformed)."""
+    chosen = whole_number(JOBS_VARIABLE, MOST_JOBS)
+    if chosen is not None:
+        return chosen
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
 
 
@@ -318,13 +399,20 @@ def main(argv: list[str] | None = None) -> int:
     from mkdocs.__main__ import cli
 
     arguments = list(sys.argv[1:] if argv is None else argv)
+    steps: list[SharedStep] = []
     if jobs() > 1 and shareable(arguments):
-        mkdocs_build._populate_page = Conversion(mkdocs_build._populate_page, jobs())
-        mkdocs_build._build_page = Writing(mkdocs_build._build_page, jobs())
+        steps = [
+            Conversion(mkdocs_build._populate_page, jobs()),
+            Writing(mkdocs_build._build_page, jobs()),
+        ]
+        mkdocs_build._populate_page, mkdocs_build._build_page = steps
     try:
         cli.main(args=arguments, prog_name="mkdocs")
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
+    finally:
+        for step in steps:  # a failure outside a step's calls: no worker outlives the build
+            step.stop()
     return 0
 
 

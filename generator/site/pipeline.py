@@ -4,11 +4,19 @@ A failed step never leaves a half-written result: generated Markdown is swapped 
 ``docs/`` only after every page rendered, and the site is built into a temporary folder that
 replaces ``site/`` only after ``mkdocs build --strict`` and the post-build checks passed. What
 a build may replace, its lock and its leftovers: :mod:`generator.site.site_folder`.
+
+Before any work a build finishes a swap a killed build left half done, then checks what would
+otherwise fail late: the site folder can be written, every setting read from the environment
+is well formed (:mod:`generator.site.settings`), and mkdocs and its theme are installed.
+mkdocs that fails, runs out of disk or never finishes (:data:`MKDOCS_SECONDS`) ends the build
+with a message, and the previous site stays.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
+import importlib.util
 import os
 import re
 import shutil
@@ -24,21 +32,42 @@ from generator.measure.core import Results, Settings
 from generator.model.catalog import Catalog, load_catalog
 from generator.processes import die_with_parent
 from generator.sim.sanity import FigureError
-from generator.site.cite import release_date, site_url, source_date_epoch
+from generator.site.cite import release_date, repository_url, site_url, source_date_epoch
 from generator.site.context import SiteContext
 from generator.site.edition import EditionError, load_editions
 from generator.site.generate import all_files
 from generator.site.page_cache import inputs_key, load_pages, save_pages
 from generator.site.reference_pages import GlossaryError
 from generator.site.render import swap_into_docs
+from generator.site.settings import MKDOCS_JOBS, MOST_JOBS, whole_number
 from generator.site.site_folder import (
     BuildRunning,
     SiteFolderError,
     build_lock,
     check_site_folder,
+    check_writable,
     clear_leftovers,
     new_staging,
     publish,
+    recover_site,
+)
+
+MKDOCS_SECONDS = 1800
+"""How long ``mkdocs build`` may run before the build stops it as stuck: ten times its longest
+run seen here (about 190 s, on two cores shared with other work; 27 s on two free cores)."""
+
+MKDOCS_MODULES = {
+    "mkdocs": "mkdocs",
+    "material": "mkdocs-material",
+    "mkdocs_redirects": "mkdocs-redirects",
+    "pymdownx": "pymdown-extensions",
+}
+"""The modules ``mkdocs.yml`` needs (mkdocs, its theme, a plugin, Markdown extensions) and the
+packages that install them."""
+
+INSTALL_HINT = (
+    "run `make site` in the checkout (it sets up .venv with everything the build needs and"
+    " builds), or `.venv/bin/uv pip install -e .` for an existing .venv"
 )
 
 
@@ -82,10 +111,44 @@ def build(options: BuildOptions) -> BuildReport:
     try:
         check_site_folder(options.root, site_dir)
         with build_lock(options.root):
+            recover_site(site_dir, options.log)  # first: a failing build still puts it back
             clear_leftovers(options.root, site_dir, options.log)
+            check_writable(site_dir)
+            check_settings(options.root)
+            check_mkdocs()
             return _build(options, site_dir)
     except (SiteFolderError, BuildRunning) as error:
         raise BuildError(str(error)) from error
+
+
+def check_settings(root: Path) -> None:
+    """:class:`BuildError` naming the first malformed setting read from the environment
+    (:mod:`generator.site.settings`), before any work: also when the pages are reused."""
+    try:
+        site_url()
+        repository_url()
+        release_date(root)
+        whole_number(MKDOCS_JOBS, MOST_JOBS)
+    except RuntimeError as error:
+        raise BuildError(str(error)) from error
+
+
+def check_mkdocs() -> None:
+    """:class:`BuildError` naming every package ``mkdocs build`` needs that is not installed
+    for this Python, and how to install it, before any work."""
+    missing = [package for module, package in MKDOCS_MODULES.items() if not _installed(module)]
+    if missing:
+        raise BuildError(
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed for"
+            f" {sys.executable}, and the build runs mkdocs to make the site: {INSTALL_HINT}"
+        )
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # ValueError: a module set to None in sys.modules
+        return False
 
 
 def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
@@ -200,9 +263,27 @@ def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
     """
     try:
         target = check_site_folder(root, site_dir)
+        check_writable(target)
     except SiteFolderError as error:
         raise BuildError(str(error)) from error
-    staging = new_staging(target)
+    try:
+        staging = new_staging(target)
+    except OSError as error:
+        raise BuildError(_write_failure(error, target)) from error
+    try:
+        _run_mkdocs(root, staging)
+        check_ruling_ids(staging, ruling_ids)
+        publish(staging, target)
+    except OSError as error:
+        raise BuildError(_write_failure(error, target)) from error
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _run_mkdocs(root: Path, staging: Path) -> None:
+    """``mkdocs build --strict`` into ``staging``, or :class:`BuildError` saying why not: its
+    warnings, a missing package, a full disk, or no end within :data:`MKDOCS_SECONDS` (then
+    it is killed, and the workers it forked die with it)."""
     parent = os.getpid()
     try:
         result = subprocess.run(
@@ -222,22 +303,59 @@ def mkdocs_build(root: Path, site_dir: Path, ruling_ids: set[str]) -> None:
             capture_output=True,
             text=True,
             check=False,
+            timeout=MKDOCS_SECONDS,
             preexec_fn=lambda: die_with_parent(parent),
         )
-        if result.returncode != 0:
-            raise BuildError(
-                "mkdocs build --strict failed; the previous site is left as it was:\n"
-                + _mkdocs_problems(result.stderr + result.stdout)
-            )
-        check_ruling_ids(staging, ruling_ids)
-        publish(staging, target)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    except subprocess.TimeoutExpired:
+        raise BuildError(
+            f"mkdocs build did not finish in {MKDOCS_SECONDS:,} s and was stopped; the previous"
+            " site is left as it was. Something it waits on is stuck (a full or hung disk, a"
+            " stopped process): check free space and the disk under the site folder, and build"
+            " again"
+        ) from None
+    if result.returncode != 0:
+        raise BuildError(
+            "mkdocs build --strict failed; the previous site is left as it was:\n"
+            + _mkdocs_problems(result.stderr + result.stdout)
+        )
+
+
+_DISK_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+_NO_SPACE = re.compile(rf"\[Errno (?:{'|'.join(str(code) for code in _DISK_FULL)})\]")
+_MISSING = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
+
+
+def _write_failure(error: OSError, target: Path) -> str:
+    """A message for an error writing the site, with what to do about it."""
+    if error.errno in _DISK_FULL:
+        advice = _FULL_ADVICE
+    elif error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        advice = "make the folder writable or choose another --site-dir"
+    else:
+        advice = "fix that and build again"
+    return (
+        f"cannot write the site next to {target}: {error.strerror or error}"
+        f"{f' ({error.filename})' if error.filename else ''}; {advice}. The previous site is"
+        " left as it was"
+    )
+
+
+_FULL_ADVICE = (
+    "the disk is full or a file-size limit (ulimit -f) was reached: free space and build again"
+)
 
 
 def _mkdocs_problems(output: str) -> str:
+    """What to show of mkdocs' output: its warnings and errors (or its last lines), led by
+    what to do about a full disk or a missing package."""
     lines = [line for line in output.splitlines() if "WARNING" in line or "ERROR" in line]
-    return "\n".join(lines or output.splitlines()[-20:])
+    shown = "\n".join(lines or output.splitlines()[-20:])
+    missing = _MISSING.search(output)
+    if missing:
+        shown = f"the module {missing.group(1)} is not installed: {INSTALL_HINT}\n{shown}"
+    if _NO_SPACE.search(output):
+        shown = f"{_FULL_ADVICE[0].upper()}{_FULL_ADVICE[1:]}\n{shown}"
+    return shown
 
 
 _ID = re.compile(r'\sid="([^"]+)"')
