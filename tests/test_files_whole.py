@@ -263,6 +263,34 @@ def test_a_page_cache_that_cannot_be_saved_is_a_message(tmp_path: Path) -> None:
     assert entry.read_bytes() == before and leftovers(entry.parent) == []
 
 
+SWAP_PAGES = """
+import sys
+from pathlib import Path
+from generator.files import WriteError
+from generator.site.render import swap_into_docs
+try:
+    swap_into_docs({"glossary/index.md": "x" * 100_000}, Path(sys.argv[1]))
+except WriteError as error:
+    sys.exit(str(error))
+"""
+
+
+def test_pages_that_cannot_be_written_leave_docs_as_it_was(tmp_path: Path) -> None:
+    """A build on a full disk stopped with a traceback while writing its pages; now the page is
+    named as in ``docs/``, and ``docs/`` and its neighbours are as they were."""
+    docs = tmp_path / "docs"
+    (docs / "glossary").mkdir(parents=True)
+    (docs / "glossary" / "index.md").write_text("old\n", encoding="utf-8")
+    done = run_limited(["-c", SWAP_PAGES, str(docs)], 50_000, ROOT)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"{docs}/glossary/index.md: could not write it (the file is larger than allowed);"
+        f" {docs} is left as it was; free some space and run it again"
+    ]
+    assert (docs / "glossary" / "index.md").read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs"]
+
+
 YAML_READERS = {"load", "safe_load", "full_load", "unsafe_load", "load_all", "safe_load_all"}
 YAML_READERS |= {"compose", "compose_all", "parse"}
 

@@ -409,8 +409,12 @@ def swap_into_docs(files: Mapping[str, str | bytes], docs: Path) -> None:
     staging = Path(tempfile.mkdtemp(prefix=generating, dir=docs.parent))
     trash = Path(tempfile.mkdtemp(prefix=replaced, dir=docs.parent))
     try:
-        write_tree(files, staging)
-        copy_assets(staging)
+        try:
+            write_tree(files, staging)
+            copy_assets(staging)
+        except WriteError as error:  # named as it would be in docs/, which is left alone
+            where = docs / error.path.relative_to(staging)
+            raise WriteError(where, error.error, f"{docs} is left as it was") from error
         for name in GENERATED:
             old, new = docs / name, staging / name
             if old.exists():
