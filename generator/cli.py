@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator.files import WriteError
+
 
 def commands() -> list[str]:
     """Subcommand modules: every module in :mod:`generator.commands`, in their ``ORDER``
@@ -55,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(f"generator.commands.{args.command.replace('-', '_')}")
     try:
         code: int = module.run(args)
+    except WriteError as error:  # a full disk, say: which file, why, and that it is unharmed
+        print(error, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

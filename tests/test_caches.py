@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from conftest import repository_catalog
 
+from generator import files
 from generator.engine.rules import Rules, compile_rules
 from generator.sim import cache_files
 from generator.sim.claim_checks import (
@@ -103,8 +104,8 @@ def test_a_record_is_written_atomically(tmp_path: Path, monkeypatch: pytest.Monk
     def crash(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(cache_files.os, "fsync", crash)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(files.os, "fsync", crash)
+    with pytest.raises(files.WriteError, match="disk full"):
         save_record(tmp_path, {**first, "elapsed_seconds": 1.0})
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]

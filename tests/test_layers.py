@@ -13,11 +13,22 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "generator"
-LAYERS = ("processes", "words", "model", "engine", "sim", "measure", "site", "commands", "cli")
+LAYERS = (
+    "processes",
+    "words",
+    "files",
+    "model",
+    "engine",
+    "sim",
+    "measure",
+    "site",
+    "commands",
+    "cli",
+)
 """The pipeline's layers in order (the package's own docstring); a module of the package's top
 (``generator.cli``, ``generator.__main__``) counts as ``cli``, ``generator.processes`` (child
-processes that die with their parent) and ``generator.words`` (small numbers in words) as
-utilities below everything."""
+processes that die with their parent) and ``generator.words`` (small numbers in words) and
+``generator.files`` (files written whole or not at all) as utilities below everything."""
 KNOWN_CYCLES = {frozenset({"generator.model.catalog", "generator.model.checks"})}
 """The catalogue runs its checks, and the checks read the catalogue they are given (a type-only
 import and one helper): two halves of one step, inside one layer."""

@@ -17,11 +17,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def refusal(path: Path) -> str | None:
+def refusal(path: Path, variants: Path) -> str | None:
     """Why ``path`` is not a file ``fmt`` may rewrite, or ``None``.
 
     ``fmt`` rewrites data without comments, so a file that keeps comments (the hand-laid-out
-    shared data files) is refused rather than stripped."""
+    shared data files) is refused rather than stripped; and it lays out variant files only, so
+    a file outside the ``variants`` folder (another project's YAML, a file under ``seeds/``),
+    or one there that no variant is read from, is refused rather than rewritten in their
+    layout and typography."""
     from generator.commands._catalog import no_file_to_read
     from generator.model.catalog import NOT_VARIANTS
 
@@ -32,8 +35,18 @@ def refusal(path: Path) -> str | None:
     )
     if unreadable:
         return unreadable
+    if path.resolve().parent != variants.resolve():
+        return (
+            f"{path}:1: is not in the variants folder ({variants}); fmt formats the variant"
+            " files there and its sources.yml only"
+        )
     if path.name in NOT_VARIANTS and path.name != "sources.yml":
         return f"{path}:1: is laid out by hand (with comments); fmt formats variant files only"
+    if path.suffix != ".yml" or path.name.startswith("_"):
+        return (
+            f"{path}:1: no variant is read from it (a variant file is a NAME.yml not starting"
+            " with _); fmt formats variant files and sources.yml only"
+        )
     return None
 
 
@@ -53,12 +66,12 @@ def commented_line(text: str) -> int | None:
     return None
 
 
-def canonical_or_problem(path: Path) -> tuple[str, str] | str:
+def canonical_or_problem(path: Path, variants: Path) -> tuple[str, str] | str:
     """(the file's text, its canonical text), or the ``file:line: message`` saying why not."""
     from generator.model.fmt import canonical_text
     from generator.model.yamlsource import YamlError, load_document
 
-    if problem := refusal(path):
+    if problem := refusal(path, variants):
         return problem
     try:
         document = load_document(path)
@@ -75,22 +88,32 @@ def canonical_or_problem(path: Path) -> tuple[str, str] | str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Every file is checked before any is written; each is then replaced whole
+    (:func:`generator.files.write_text`), so a full disk leaves it as it was and stops there,
+    with the files already reformatted listed."""
+    from generator.files import WriteError, write_text
     from generator.model.catalog import variant_files
 
     root: Path = args.root / "variants"
     files = list(args.files) or [root / "sources.yml", *variant_files(root)]
-    changed = []
+    wanted: dict[Path, str] = {}
     for path in files:
-        result = canonical_or_problem(path)
+        result = canonical_or_problem(path, root)
         if isinstance(result, str):
             print(result, file=sys.stderr)
             return 1
-        text, wanted = result
-        if text != wanted:
-            changed.append(path)
-            if not args.check:
-                path.write_text(wanted, encoding="utf-8")
-    for path in changed:
-        verb = "is not canonical; run ur-variants fmt" if args.check else "reformatted"
-        print(f"{path}:1: {verb}", file=sys.stderr if args.check else sys.stdout)
-    return 1 if args.check and changed else 0
+        text, canonical = result
+        if text != canonical:
+            wanted[path] = canonical
+    if args.check:
+        for path in wanted:
+            print(f"{path}:1: is not canonical; run ur-variants fmt", file=sys.stderr)
+        return 1 if wanted else 0
+    for path, text in wanted.items():
+        try:
+            write_text(path, text)
+        except WriteError as error:
+            print(error, file=sys.stderr)
+            return 1
+        print(f"{path}:1: reformatted")
+    return 0

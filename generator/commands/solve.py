@@ -16,6 +16,7 @@ import argparse
 import math
 import resource
 import sys
+import tempfile
 from pathlib import Path
 
 from generator.commands._options import add_set_argument, add_solve_arguments, whole_number
@@ -45,6 +46,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_set_argument(parser, "solve")
 
 
+def unwritable(folder: Path) -> str | None:
+    """Why ``folder`` cannot hold solutions (a file, a place that cannot be made or written),
+    found before the solve starts, or ``None``: it is made if missing, and a file is made in it
+    and removed."""
+    fix = "give a folder you can write, or --no-cache"
+    try:
+        if folder.exists() and not folder.is_dir():
+            return f"--cache-dir {folder}: is a file, not a folder; {fix}"
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"--cache-dir {folder}: cannot write there ({error.strerror or error}); {fix}"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import (
         changed_variant,
@@ -52,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         parse_changes,
     )
     from generator.engine.rules import compile_rules
+    from generator.files import WriteError
     from generator.sim.solve import SolveRefused, solve, with_pieces
 
     catalog = load_named(args.root, args.variant)
@@ -63,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     status = 0
     cache_dir = args.cache_dir or args.root / ".cache" / "solve"
+    if not args.no_cache and (problem := unwritable(cache_dir)):
+        print(problem, file=sys.stderr)
+        return 2
     for variant in args.variant:
         changed = changed_variant(catalog, variant, changes)
         if isinstance(changed, str):
@@ -84,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{variant}: {error}", file=sys.stderr)
             status = 2
             continue
+        except (WriteError, OSError) as error:  # the cache folder filled up or went away
+            print(f"{variant}: {error}", file=sys.stderr)
+            return 1
         peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         origin = "loaded from the cache" if solution.from_cache else "solved now"
         if solution.resumed_layers:

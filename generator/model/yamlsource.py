@@ -1,4 +1,10 @@
-"""Safe YAML loading that remembers the line of every value, for ``file:line: message`` errors."""
+"""Safe YAML loading that remembers the line of every value, for ``file:line: message`` errors.
+
+Every YAML file the project reads goes through :func:`load_document` (variant files, the
+edition history, the redirects, the site's own data): a file larger than
+:data:`MAX_FILE_BYTES`, an alias bomb or a tag that builds a Python object is refused with
+its file and line, in time bounded by the file's size.
+"""
 
 from __future__ import annotations
 
@@ -65,6 +71,11 @@ def shown_value(node: yaml.Node) -> str:
     return repr(node.value[:40]) if isinstance(node.value, str) else "here"
 
 
+PLAIN_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"})
+"""The tags a list or mapping may have: the plain ones. Any other (``!!python/object/apply``,
+``!!set``) would be read here as a plain list or mapping, silently unlike what it says."""
+
+
 class _Converter:
     """Turns composed YAML nodes into plain data, recording each value's line.
 
@@ -92,6 +103,14 @@ class _Converter:
         # A mapping value keeps the line of its key (set by the caller), so a problem with a
         # block value such as ``rulings:`` points at the key, not at the value's first item.
         lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in PLAIN_TAGS:
+            raise YamlError(
+                Problem(
+                    self.doc,
+                    node.start_mark.line + 1,
+                    f"unsupported YAML tag {node.tag[:60]!r}; write plain lists and mappings",
+                )
+            )
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, path, lines)
         if isinstance(node, yaml.SequenceNode):
@@ -123,6 +142,24 @@ class _Converter:
         return result
 
 
+MAX_FILE_BYTES = 16 * 2**20
+"""The largest file read (16 MiB): the largest the project holds (the edition history) is
+about 130 KB, so this leaves a hundred times its growth and refuses a file that could only be
+a mistake or an attack before parsing it."""
+
+
+def read_limited(path: Path) -> str:
+    """``path``'s text (UTF-8), reading no more than :data:`MAX_FILE_BYTES` of it; an
+    :class:`OSError`, :class:`UnicodeDecodeError`, or :class:`ValueError` for a larger file."""
+    with path.open("rb") as file:
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(
+            f"larger than {MAX_FILE_BYTES // 2**20} MiB, far beyond any file of this project"
+        )
+    return data.decode("utf-8")
+
+
 ALIAS_MARGIN = 10_000
 """Values a file may hold beyond one per character of its text before aliases are refused."""
 
@@ -138,8 +175,10 @@ def load_document(path: Path, text: str | None = None) -> Document:
     """
     doc = str(path)
     try:
-        source = path.read_text(encoding="utf-8") if text is None else text
-    except (OSError, UnicodeDecodeError) as error:
+        source = read_limited(path) if text is None else text
+        if len(source) > MAX_FILE_BYTES:
+            raise ValueError(f"longer than {MAX_FILE_BYTES // 2**20} MiB")
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise YamlError(Problem(doc, 1, f"cannot read the file: {error}")) from error
     try:
         node = yaml.compose(source, Loader=_COMPOSER)
@@ -163,3 +202,9 @@ def load_document(path: Path, text: str | None = None) -> Document:
     except (ValueError, TypeError, RecursionError) as error:
         raise YamlError(Problem(doc, 1, f"unsupported YAML value: {error}")) from error
     return Document(path, data, lines)
+
+
+def load_data(path: Path) -> Any:
+    """The plain data of ``path`` through the same guard (:func:`load_document`), for a file
+    whose lines are not needed (the site's own vocabulary, glossary, open questions)."""
+    return load_document(path).data

@@ -1,20 +1,19 @@
 """Cache files that can be damaged but never published damaged.
 
 Every cache entry (simulation records, claim checks, exact solutions) is written whole or not
-at all: to a temporary file in the same folder, flushed, then renamed over the entry
-(:func:`os.replace` is atomic), so a killed build leaves the old entry or the new one, never
-half of one. Each entry carries a format version and the SHA-256 of its payload; on reading,
-an entry that cannot be parsed, has another format, or whose payload does not match its
-checksum is reported in one line and treated as missing, so the caller recomputes it.
+at all (:func:`generator.files.replace_file`: a temporary file in the same folder, flushed,
+then renamed over the entry), so a killed build or a full disk leaves the old entry or the new
+one, never half of one; a failed write raises :class:`generator.files.WriteError`. Each
+entry carries a format version and the SHA-256 of its payload; on reading, an entry that cannot
+be parsed, has another format, or whose payload does not match its checksum is reported in one
+line and treated as missing, so the caller recomputes it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
-import tempfile
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -23,6 +22,8 @@ from typing import IO, Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
+from generator.files import replace_file
+
 CACHE_FORMAT = 1
 """The layout of a cache entry (envelope and checksum); changing it invalidates every entry."""
 
@@ -30,21 +31,6 @@ CACHE_FORMAT = 1
 def report_damaged(path: Path, reason: str) -> None:
     """One line on standard error: which entry, what is wrong, what happens next."""
     print(f"cache: {path}: {reason}; recomputing it", file=sys.stderr)
-
-
-def replace_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Make ``path`` hold what ``write`` writes, or leave it as it was if anything fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as temporary:
-            write(temporary)
-            temporary.flush()
-            os.fsync(temporary.fileno())
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
 
 
 def _payload_checksum(payload: Any) -> str:
@@ -62,7 +48,7 @@ def write_json(path: Path, payload: Any) -> None:
     """Save ``payload`` (plain JSON values) with its format version and checksum."""
     envelope = {"format": CACHE_FORMAT, "sha256": _payload_checksum(payload), "payload": payload}
     text = json.dumps(envelope, sort_keys=True, allow_nan=False) + "\n"
-    replace_atomically(path, lambda file: file.write(text.encode()))
+    replace_file(path, lambda file: file.write(text.encode()))
 
 
 def read_json(path: Path) -> Any | None:
@@ -153,7 +139,7 @@ def write_arrays(path: Path, arrays: ArrayMap, release: Release | None = None) -
             with archive.open("checksum.npy", mode="w") as member:
                 np.lib.format.write_array(member, checksum, allow_pickle=False)
 
-    replace_atomically(path, write)
+    replace_file(path, write)
     return digest.hexdigest()
 
 

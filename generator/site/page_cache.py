@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.files import WriteError
 from generator.sim.cache_files import read_json, write_json
 from generator.sim.results_files import RESULTS_DIR
 
@@ -104,8 +105,17 @@ def save_pages(
     root: Path, key: str, files: Mapping[str, str | bytes], ruling_ids: set[str]
 ) -> None:
     """Keep these pages for a rebuild with the same inputs (text files only: a build that
-    made a binary file is not kept)."""
+    made a binary file is not kept). The site is published before this: an entry that cannot
+    be written (a full disk) is reported in one line on standard error, and the build still
+    succeeds; the next one renders every page again."""
     if any(isinstance(content, bytes) for content in files.values()):
         return
     payload = {"key": key, "files": dict(files), "ruling_ids": sorted(ruling_ids)}
-    write_json(_entry(root), payload)
+    try:
+        write_json(_entry(root), payload)
+    except WriteError as error:
+        print(
+            f"the site is published, but {error.path} could not be written ({error.reason}):"
+            " the next build renders every page again",
+            file=sys.stderr,
+        )

@@ -9,8 +9,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from generator.engine.equivalence import (
     Verdict,
     compare_rulings,
@@ -20,6 +18,7 @@ from generator.engine.equivalence import (
 )
 from generator.model.catalog import Catalog
 from generator.model.variant import Evidence, ResolvedVariant, Ruling, Source
+from generator.model.yamlsource import load_data
 from generator.sim.policy_eval import ExactFigures
 from generator.sim.stats import family_size
 from generator.sim.suite import Effect
@@ -39,7 +38,7 @@ class Term:
 
 
 def glossary_terms() -> list[Term]:
-    data = yaml.safe_load((DATA / "glossary.yml").read_text(encoding="utf-8"))
+    data = load_data(DATA / "glossary.yml")
     return [Term(t["id"], t["term"], tuple(t["forms"]), t["definition"]) for t in data["terms"]]
 
 
@@ -73,7 +72,7 @@ def abbreviations(terms: list[Term]) -> str:
 
 
 def open_research_questions() -> list[dict[str, str]]:
-    data = yaml.safe_load((DATA / "open-questions.yml").read_text(encoding="utf-8"))
+    data = load_data(DATA / "open-questions.yml")
     questions: list[dict[str, str]] = data["questions"]
     return questions
 

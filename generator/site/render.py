@@ -24,6 +24,7 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
+from generator.files import WriteError, write_staged
 from generator.model.checks import sic_at
 from generator.sim.stats import beyond_chance
 from generator.words import number_word
@@ -377,18 +378,17 @@ def render(env: jinja2.Environment, template: str, **context: Any) -> str:
 
 
 def write_tree(files: Mapping[str, str | bytes], folder: Path) -> None:
-    """Write ``files`` (docs-relative path -> content) under ``folder``."""
+    """Write ``files`` (docs-relative path -> content) under ``folder``, a staging folder
+    (:func:`generator.files.write_staged`: a failure raises a ``WriteError``)."""
     for name, content in sorted(files.items()):
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+        write_staged(folder / name, content)
 
 
 def copy_assets(folder: Path) -> None:
-    shutil.copytree(ASSETS, folder / "assets", dirs_exist_ok=True)
+    try:
+        shutil.copytree(ASSETS, folder / "assets", dirs_exist_ok=True)
+    except OSError as error:  # shutil.Error too: a full disk while copying
+        raise WriteError(folder / "assets", error, "nothing already built is changed") from error
 
 
 DOCS_STAGING_PREFIXES = (".generating-", ".replaced-")
@@ -409,8 +409,12 @@ def swap_into_docs(files: Mapping[str, str | bytes], docs: Path) -> None:
     staging = Path(tempfile.mkdtemp(prefix=generating, dir=docs.parent))
     trash = Path(tempfile.mkdtemp(prefix=replaced, dir=docs.parent))
     try:
-        write_tree(files, staging)
-        copy_assets(staging)
+        try:
+            write_tree(files, staging)
+            copy_assets(staging)
+        except WriteError as error:  # named as it would be in docs/, which is left alone
+            where = docs / error.path.relative_to(staging)
+            raise WriteError(where, error.error, f"{docs} is left as it was") from error
         for name in GENERATED:
             old, new = docs / name, staging / name
             if old.exists():

@@ -26,10 +26,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from generator.model.checks import PlayProblem
 from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
+from generator.model.yamlsource import load_data
 from generator.site.render import in_sentence
 
 DATA = Path(__file__).parent / "data" / "vocabulary.yml"
@@ -63,7 +62,7 @@ def ordinal(n: int) -> str:
 
 @cache
 def _data() -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    data: dict[str, Any] = load_data(DATA)
     return data
 
 
