@@ -13,6 +13,7 @@ import pytest
 from conftest import repository_catalog, rules_for
 
 from generator.engine.position import start_position
+from generator.engine.rules import Side
 from generator.sim import claim_checks
 from generator.sim.claim_checks import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings, check_claim
 from generator.sim.encode import numbered_route_cells
@@ -74,9 +75,20 @@ def _reference(solution: Solution) -> tuple[float, float, float]:
     return per_throw, taken, wins / taken
 
 
-@pytest.mark.parametrize("pieces", [1, 2])
-def test_the_pass_matches_a_reference_built_another_way(pieces: int) -> None:
-    solution = _solved(pieces)
+def _lopsided(pieces: int) -> Solution:
+    """The Great Book's game with a rosette on light's first square only: the colours differ,
+    so the solver keeps a table for each side to move (two perspectives)."""
+    rules = with_pieces(rules_for("finkel-great-book"), pieces)
+    first = rules.cells[Side.LIGHT][0]
+    lopsided = dataclasses.replace(rules, extra_throw_cells=rules.extra_throw_cells | {first})
+    solution = solve(lopsided, cache_dir=None)
+    assert solution.geometry.perspectives == 2
+    return solution
+
+
+@pytest.mark.parametrize(("pieces", "colours"), [(1, "same"), (2, "same"), (2, "differ")])
+def test_the_pass_matches_a_reference_built_another_way(pieces: int, colours: str) -> None:
+    solution = _solved(pieces) if colours == "same" else _lopsided(pieces)
     first, held, run = holder_wins(solution, CENTRAL)
     per_throw, taken, first_wins = _reference(solution)
     assert held is not None
