@@ -688,10 +688,14 @@ def _holder_figures(
                 f"claims: the central rosette's holders with {_a_side(pieces)} are left out:"
                 + (
                     f" no complete solve of that game is in {settings.solve_cache}"
-                    f" (`ur-variants solve {rules.variant} --pieces {pieces}` makes one)"
                     if collecting
-                    else f" not in {WORTH_FILE.name} as the rules stand (`{WRITE_COMMAND}`"
-                    " commits them)"
+                    else f" not in {WORTH_FILE.name} as the rules stand"
+                )
+                + (
+                    f" (`ur-variants solve {rules.variant} --pieces {pieces}` solves it, then"
+                    f" `{WRITE_COMMAND}` commits them)"
+                    if pieces not in HOLDER_PIECES
+                    else f" (`{WRITE_COMMAND}` commits them)"
                 )
             )
         return None
