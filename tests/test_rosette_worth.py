@@ -1,5 +1,6 @@
 """Perfect-play visit counts (generator/sim/solve_visits.py), the worth of holding a square
-(generator/sim/rosette_worth.py) and the central-rosette claim check built on them."""
+(generator/sim/rosette_worth.py) and the committed figures the central-rosette claim check
+reads (its verdict: tests/test_holder_wins.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from conftest import repository_catalog, rules_for
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
 from generator.sim import claim_checks, results_files
-from generator.sim.claim_checks import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings, check_claim
+from generator.sim.claim_checks import CheckSettings, check_claim
 from generator.sim.rosette_worth import holding_worth
 from generator.sim.solve import Solution, solve, with_pieces
 from generator.sim.solve_visits import expected_visits
@@ -102,37 +103,6 @@ def test_a_square_passed_twice_has_no_holding_worth() -> None:
     solution = _solved("murray-1952-royalur", 1)
     with pytest.raises(ValueError, match="passes r2c4 2 times"):
         holding_worth(solution, CENTRAL)
-
-
-@pytest.mark.parametrize("threshold", [0.001, 0.5])
-def test_central_rosette_verdict_follows_the_reading(
-    threshold: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The verdict compares the exact worth with the claim's own threshold, at each piece
-    count: above it everywhere supported, below it everywhere contradicted."""
-    monkeypatch.setattr(claim_checks, "WORTH_PIECES", (1, 2))
-    catalog = repository_catalog()
-    claim = next(
-        c
-        for c in catalog.variants["finkel-great-book"].claims
-        if c.check == "central-rosette-decides"
-    )
-    assert claim.reading is not None
-    claim = dataclasses.replace(
-        claim, reading=dataclasses.replace(claim.reading, threshold=threshold)
-    )
-    result = check_claim(catalog, claim, CheckSettings(10, 1, tmp_path))
-    worths = [holding_worth(_solved("finkel-great-book", n), CENTRAL).worth for n in (1, 2)]
-    expected = (
-        SUPPORTED
-        if all(w > threshold for w in worths)
-        else CONTRADICTED
-        if all(w <= threshold for w in worths)
-        else PARTLY
-    )
-    assert result.verdict == expected
-    assert result.exhaustive
-    assert any("with two pieces a side" in label for label in result.numbers)
 
 
 def test_committed_worths_are_current_and_read_without_solving(

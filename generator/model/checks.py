@@ -13,6 +13,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from generator.model.claim_words import check_claim_numbers
 from generator.model.equipment import Board, Dice, Route
 from generator.model.references import malformed, references
 from generator.model.values import VALUE_CHECKS
@@ -293,6 +294,7 @@ VARIANT_CHECKS: tuple[VariantCheck, ...] = (
     check_sic,
     check_values,
     check_derivation,
+    check_claim_numbers,
 )
 
 

@@ -11,12 +11,25 @@ Checks by name (``check:`` in a claim):
 - ``game-minutes``: simulated game length in throws, turned into minutes at an explicit
   seconds-per-throw assumption (:data:`SECONDS_PER_THROW`), at every piece count the claim
   gives minutes for.
-- ``central-rosette-decides``: exactly, in perfect play with two and three pieces a side, how
-  much holding the central rosette (the rosette both routes pass through) raises its holder's
-  chance of winning, against the claim's reading of "most games" (its ``reading``). The
-  worths are committed in ``results/rosette-worth.json`` (:data:`WORTH_FILE`, written by
-  ``ur-variants claims --write-results``), each under the key of the game and square it
-  weighs, and computed only for a game not there: a cold build need not compile the solver.
+- ``central-rosette-decides``: exactly, in perfect play, whether the side that first stands on
+  the central rosette (the rosette both routes pass through) goes on to win more than the
+  claim's reading of "most" (its ``reading``) of the games in which either side stands on it,
+  by a forward pass over the solved game (:mod:`generator.sim.holder_wins`), with two, three
+  and four pieces a side and with the rulebook's own when its full game's solve was at hand;
+  beside it, the holder's chance per throw and the worth of holding the square
+  (:mod:`generator.sim.rosette_worth`). The figures are committed in
+  ``results/rosette-worth.json`` (:data:`WORTH_FILE`, written by ``ur-variants claims
+  --write-results``), each under the key of the game and square it weighs; a build computes
+  only the quick ones missing there (:data:`BUILD_PIECES`), so a cold build need not compile
+  the solver.
+- ``play-cannot-lock``: no reachable position where neither side can ever move (exhaustive for
+  the variant's rules with two pieces a side, :data:`EXHAUSTIVE_PIECES`; sampled for its own
+  piece count, including how often pieces in hand can enter).
+- ``no-draw``: no move of a reachable position leaves both sides finished, from every
+  reachable position a win can still be reached, and every sampled game ended with one winner.
+- ``coins-same-spread``: coins thrown and heads counted against the variant's dice, exactly.
+- ``tablet-route``: the variant's route and piece count against what quotations of the
+  tablet (in tablet-reading rulings) say on each.
 
 The sampled figures (greedy games' lengths, how often pieces in hand can enter) and the
 exhaustive reachability tallies are committed the same way in ``results/claim-figures.json``
@@ -24,14 +37,6 @@ exhaustive reachability tallies are committed the same way in ``results/claim-fi
 engine's, simulator's and checks' versions, the games and the seed (:func:`_key`): a cold build
 reads them while current and plays no games; a stale one is computed (and said so), and a
 damaged file is reported and computed around.
-- ``play-cannot-lock``: no reachable position where neither side can ever move (exhaustive for
-  the variant's rules with two pieces a side, :data:`EXHAUSTIVE_PIECES`; sampled for its own
-  piece count, including how often pieces in hand can enter).
-- ``no-draw``: no reachable position with both sides finished, no unfinished position without a
-  successor, and every sampled game ended with one winner.
-- ``coins-same-spread``: coins thrown and heads counted against the variant's dice, exactly.
-- ``tablet-route``: the variant's route and piece count against what quotations of the
-  tablet (in tablet-reading rulings) say on each.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -54,7 +59,14 @@ from generator.engine.moves import apply_move, legal_moves, pass_turn, winner
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import Catalog
-from generator.model.variant import Claim, Evidence, Ruling, SourceKind
+from generator.model.claim_words import (
+    ODDS,
+    coin_count,
+    coin_problem,
+    odds_problems,
+    threshold_problem,
+)
+from generator.model.variant import Claim, Evidence, ResolvedVariant, Ruling, SourceKind
 from generator.sim import results_files
 from generator.sim.cache_files import (
     CACHE_FORMAT,
@@ -68,7 +80,11 @@ from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 from generator.words import WORD_NUMBERS, number_word
 
-CLAIMS_VERSION = 5
+if TYPE_CHECKING:
+    from generator.sim.holder_wins import FirstHolder, HeldThrows
+    from generator.sim.solve import Solution
+
+CLAIMS_VERSION = 6
 """Bump when a check could give a different result for the same rules."""
 
 SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
@@ -128,6 +144,9 @@ class CheckSettings:
     current."""
     log: Callable[[str], None] | None = None
     """Where a stale committed figure is reported (``None``: not reported)."""
+    solve_cache: Path | None = None
+    """Where full games' solves are read from when ``worths`` collects figures (a full game
+    is never solved by a claim check: ``ur-variants full-games`` solves it)."""
 
 
 WRITE_COMMAND = "ur-variants claims --write-results"
@@ -200,9 +219,13 @@ def _percent(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
-# --- dice-odds -------------------------------------------------------------------------------
+def _nearly_all(x: float) -> str:
+    """A share as :func:`_percent` gives it, but never "100.0 %" when it falls short of all."""
+    shown = _percent(x)
+    return "more than 99.9 %" if x < 1 and shown == _percent(1) else shown
 
-_ODDS = re.compile(r"(\d+)\s+in\s+(\d+)")
+
+# --- dice-odds -------------------------------------------------------------------------------
 
 
 def claimed_odds(text: str) -> dict[int, Fraction]:
@@ -213,7 +236,7 @@ def claimed_odds(text: str) -> dict[int, Fraction]:
     >>> sorted(claimed_odds("a 1 in 4 chance of throwing a one, a 3 in 8 chance of a 2").items())
     [(1, Fraction(1, 4)), (2, Fraction(3, 8))]
     """
-    matches = list(_ODDS.finditer(text))
+    matches = list(ODDS.finditer(text))
     if not matches:
         return {}
     names_first = bool(_throw_names(text[: matches[0].start()]))
@@ -240,6 +263,8 @@ def _throw_names(segment: str) -> list[int]:
 
 
 def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    for problem in odds_problems(claim.claim):
+        raise ValueError(_unreadable(catalog, claim, problem))
     rules = compile_rules(catalog.resolve(claim.variant))
     exact = dict(rules.throws)
     stated = claimed_odds(claim.claim)
@@ -456,13 +481,31 @@ WORTH_PIECES = (2, 3)
 """Piece counts at which the worth of holding the central rosette is computed exactly (each
 solve takes a second or two; four pieces take about a minute, too long for every build)."""
 
+HOLDER_PIECES = (2, 3, 4)
+"""Piece counts at which the central rosette's holders are followed through perfect games
+(:mod:`generator.sim.holder_wins`) by ``ur-variants claims --write-results``, besides the
+rulebook's own (from its full solve, when the solve cache holds it)."""
+
+BUILD_PIECES = (2, 3)
+"""Of those, the counts a build computes when their figures are not committed (seconds each);
+the others it reads from :data:`WORTH_FILE` or leaves out."""
+
+
+def central_rosettes(resolved: ResolvedVariant) -> list[str]:
+    """The rosettes both routes pass through (one, the central rosette, on the usual board)."""
+    return sorted(resolved.board.rosettes & resolved.route.shared_cells())
+
 
 def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
-    """The claim against the exact worth of holding the central rosette in perfect play
-    (:mod:`generator.sim.rosette_worth`), as the claim's ``reading`` says "most" is read."""
+    """The claim, as its ``reading`` takes it: in perfect play, does the side that first
+    stands on the central rosette (the rosette both routes pass through) go on to win more
+    than the reading's share of the games in which either side stands on it? Measured
+    exactly at every piece count whose figures are at hand (:func:`_holder_figures`), the
+    rulebook's own included when its full game has been followed; the verdict holds at every
+    count measured, or is partly supported."""
     resolved = catalog.resolve(claim.variant)
     rules = compile_rules(resolved)
-    central = sorted(resolved.board.rosettes & resolved.route.shared_cells())
+    central = central_rosettes(resolved)
     if len(central) != 1 or claim.reading is None:
         return ClaimResult(
             claim.id,
@@ -474,52 +517,69 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
             else "The claim gives no reading of its words to check against.",
             "",
         )
-    unsafe = dataclasses.replace(rules, safe_cells=rules.safe_cells - {central[0]})
-    threshold = claim.reading.threshold
-    numbers = {}
-    worths = []
-    for pieces in WORTH_PIECES:
-        held = _holding_worth_cached(rules, pieces, central[0], settings)
-        bare = _holding_worth_cached(unsafe, pieces, central[0], settings)
-        worths.append(held.worth)
-        numbers.update(_worth_numbers(held, bare))
+    cell, threshold = central[0], claim.reading.threshold
+    problem = threshold_problem(threshold)
+    if problem is not None:
+        raise ValueError(_unreadable(catalog, claim, problem))
+    numbers: dict[str, str] = {}
+    shares: dict[int, float] = {}
+    for pieces in dict.fromkeys((*HOLDER_PIECES, rules.pieces)):
+        figures = _holder_figures(rules, pieces, cell, settings)
+        if figures is None:
+            continue
+        first, held = figures
+        shares[pieces] = first.first_holder_wins
+        worth = (
+            _holding_worth_cached(rules, pieces, cell, settings) if pieces in WORTH_PIECES else None
+        )
+        numbers.update(_holder_numbers(first, held, worth))
     numbers["'decides most games' read as"] = claim.reading.reason
-    if all(w > threshold for w in worths):
-        verdict = SUPPORTED
-    elif all(w <= threshold for w in worths):
-        verdict = CONTRADICTED
-    else:
-        verdict = PARTLY
-    counts = " and ".join(number_word(n) for n in WORTH_PIECES)
-    shown = " and ".join(f"{100 * w:.1f}" for w in worths)
+    above = [share > threshold for share in shares.values()]
+    verdict = SUPPORTED if all(above) else CONTRADICTED if not any(above) else PARTLY
+    counts = _listed([number_word(n) for n in shares])
+    shown = _listed([_percent(share) for share in shares.values()])
     verdict_words = {
         SUPPORTED: f"more than {_share_words(threshold)} of them",
-        CONTRADICTED: f"far from {_share_words(threshold)} of them"
-        if max(worths) < threshold / 2
-        else f"not more than {_share_words(threshold)} of them",
+        CONTRADICTED: f"not more than {_share_words(threshold)} of them",
         PARTLY: f"more than {_share_words(threshold)} of them at some piece counts only",
     }
     summary = (
-        f"In perfect play with {counts} pieces a side, holding the central rosette raises its"
-        f" holder's chance of winning by {shown} points on average, so it changes the result of"
-        f" about {shown} games in a hundred where it is held: {verdict_words[verdict]}."
-        " The claim speaks of the seven-piece game, which is too large to weigh this way here."
+        f"In perfect play with {counts} pieces a side, the side that first stands on the central"
+        f" rosette goes on to win {shown} of the games in which either side stands on it:"
+        f" {verdict_words[verdict]}."
+        + (
+            ""
+            if rules.pieces in shares
+            else f" The claim speaks of the game with {_a_side(rules.pieces)}, which is not"
+            " measured here."
+        )
+        + " Read more strictly, as changing who wins, it would not be borne out: holding the"
+        " rosette raises its holder's chance of winning by a few points only (its worth,"
+        " below)."
     )
     method = (
-        "Exact, from the solved game (every position's chance of winning under perfect play):"
-        " at every position where one side has a piece on the central rosette, that side's"
-        " chance of winning against its chance in the same position with that piece one square"
-        " short of the rosette, and one square past it (the mean of the two is the worth of the"
-        " square itself, since one comparison favours the piece's progress and the other goes"
-        " against it). Positions are weighted by how often perfect play from the start reaches"
-        " them, and only positions where both neighbouring squares are empty count. The same"
-        " figures for the game with the central rosette unsafe show what its safety adds. If"
-        " holding it could also lose games it would otherwise win, the share of results it"
-        " changes could exceed the average worth."
+        "Exact, from the solved game (every position's chance of winning under perfect play),"
+        " with both sides playing perfectly (of equally good moves, the first the engine lists)."
+        " Starting from the opening position, the probability of every position is carried"
+        " forward along the perfect moves and the odds of the throws until every game has"
+        " ended. Per game: the first position in which a side has a piece on the central"
+        " rosette, weighted by the probability of reaching it, and that side's chance of"
+        " winning from there (which, averaged over the games, is the share of them it wins);"
+        " games in which neither side ever stands on it are left out and counted apart. Per"
+        " throw: every throw made while a side holds it, weighted by how often perfect play"
+        " makes it, and the holder's chance of winning at it. The worth of holding it compares"
+        " the holder's chance with its chance with that piece one square short of the rosette,"
+        " and one square past it (the mean of the two), at positions where both neighbouring"
+        " squares are empty."
     )
     return ClaimResult(
         claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
     )
+
+
+def _listed(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), items[-1]]))
 
 
 def _pieces_words(pieces: int) -> str:
@@ -537,25 +597,31 @@ def _share_words(share: float) -> str:
     return "half" if share == 0.5 else _percent(share)
 
 
-def _worth_numbers(held: HoldingWorth, bare: HoldingWorth) -> dict[str, str]:
+def _holder_numbers(
+    first: FirstHolder, held: HeldThrows, worth: HoldingWorth | None
+) -> dict[str, str]:
     """The figures of one piece count, labelled in words."""
-    side = f"with {_pieces_words(held.pieces)} a side"
-    return {
-        f"first player wins, perfect play, {side}": (
-            f"{100 * held.first_player:.2f} % (with the central rosette unsafe:"
-            f" {100 * bare.first_player:.2f} %)"
+    side = f"with {_a_side(first.pieces)}"
+    numbers = {
+        f"first player wins, perfect play, {side}": f"{100 * first.first_player:.2f} %",
+        f"games in which a side stands on the central rosette, {side}": _nearly_all(
+            first.games_taken
         ),
-        f"throws of a perfect game with the central rosette held, {side}": (
+        f"of those, games won by the side that stood on it first, {side}": _percent(
+            first.first_holder_wins
+        ),
+        f"throws made while a side holds it, {side}": (
             f"{held.held_throws:.1f} of {held.expected_throws:.1f}"
             f" ({_percent(held.held_throws / held.expected_throws)})"
         ),
-        f"holder's chance of winning while holding it, {side}": _percent(held.holder_wins),
-        f"worth of holding it, {side}": (
-            f"{_points(held.worth)} ({_points(held.worth_short)} against the piece one square"
-            f" short of it, {_points(held.worth_past)} against one square past it)"
-        ),
-        f"worth of holding it with the central rosette unsafe, {side}": _points(bare.worth),
+        f"holder's chance of winning at those throws, {side}": _percent(held.holder_wins),
     }
+    if worth is not None:
+        numbers[f"worth of holding it, {side}"] = (
+            f"{_points(worth.worth)} ({_points(worth.worth_short)} against the piece one square"
+            f" short of it, {_points(worth.worth_past)} against one square past it)"
+        )
+    return numbers
 
 
 def _points(x: float) -> str:
@@ -574,11 +640,96 @@ def _holding_worth_cached(
         HoldingWorth,
         _key("holding-worth", small, {"cell": cell}),
         lambda: holding_worth(solve(small, cache_dir=None), cell),
-        dataclasses.replace(
-            settings, committed=committed_worths(log=settings.log), figures=settings.worths
-        ),
+        _worth_settings(settings),
         "",  # a game not among the committed worths is solved quietly, as before
     )
+
+
+def _worth_settings(settings: CheckSettings) -> CheckSettings:
+    """``settings`` reading and collecting the committed figures of solved games
+    (:data:`WORTH_FILE`) instead of the sampled ones."""
+    return dataclasses.replace(
+        settings, committed=committed_worths(log=settings.log), figures=settings.worths
+    )
+
+
+def _holder_figures(
+    rules: Rules, pieces: int, cell: str, settings: CheckSettings
+) -> tuple[FirstHolder, HeldThrows] | None:
+    """The holders of ``cell`` followed through the perfect games of ``rules`` with
+    ``pieces`` a side (:func:`generator.sim.holder_wins.holder_wins`): committed, else cached
+    under ``.cache/claims``, else computed where that is quick (:data:`BUILD_PIECES`); or
+    ``None``. When ``settings.worths`` collects figures, they are computed (a full game from
+    its solve in ``settings.solve_cache``; where it is not there, its committed figures are
+    kept while current) and put there."""
+    from generator.sim.holder_wins import FirstHolder, HeldThrows
+
+    game = _with_pieces(rules, pieces)
+    kinds: dict[str, type[Any]] = {
+        _key("first-holder", game, {"cell": cell}): FirstHolder,
+        _key("held-throws", game, {"cell": cell}): HeldThrows,
+    }
+    settings = _worth_settings(settings)
+    collecting = settings.figures is not None
+
+    def read(source: Callable[[str], Any]) -> tuple[Any, ...] | None:
+        found = tuple(_as_figure(kind, source(key)) for key, kind in kinds.items())
+        return found if all(f is not None for f in found) else None
+
+    committed = read(settings.committed.get)
+    found = None if collecting else committed or read(lambda key: _load(settings, key))
+    if found is None and (collecting or pieces in BUILD_PIECES):
+        found = _followed(game, cell, settings)
+        if found is None and collecting:
+            found = committed  # the full game's solve is not at hand: keep what is committed
+    if found is None:
+        if settings.log is not None:
+            settings.log(
+                f"claims: the central rosette's holders with {_a_side(pieces)} are left out:"
+                + (
+                    f" no complete solve of that game is in {settings.solve_cache}"
+                    if collecting
+                    else f" not in {WORTH_FILE.name} as the rules stand"
+                )
+                + (
+                    f" (`ur-variants solve {rules.variant} --pieces {pieces}` solves it, then"
+                    f" `{WRITE_COMMAND}` commits them)"
+                    if pieces not in HOLDER_PIECES
+                    else f" (`{WRITE_COMMAND}` commits them)"
+                )
+            )
+        return None
+    for key, figure in zip(kinds, found, strict=True):
+        _save(settings, key, asdict(figure))
+        if settings.figures is not None:
+            settings.figures[key] = asdict(figure)
+    return found
+
+
+def _followed(game: Rules, cell: str, settings: CheckSettings) -> tuple[Any, Any] | None:
+    """:func:`generator.sim.holder_wins.holder_wins` of ``game``: a small game solved here, a
+    full one read from its solve in ``settings.solve_cache`` (``None`` when not there)."""
+    from generator.sim.holder_wins import holder_wins
+    from generator.sim.solve import solve
+    from generator.sim.solve_read import cached_solution
+
+    if game.pieces in HOLDER_PIECES:
+        solution: Solution | None = solve(game, cache_dir=None)
+    else:
+        cache = settings.solve_cache
+        solution = cached_solution(game, cache) if cache is not None else None
+    if solution is None:
+        return None
+    first, held, run = holder_wins(solution, cell)
+    if held is None:
+        raise AssertionError("the per-throw figures were asked for")
+    if settings.log is not None:
+        settings.log(
+            f"claims: central rosette followed through {game.variant} with"
+            f" {_a_side(game.pieces)}: {run.states:,} positions, {run.sweeps} sweeps,"
+            f" {run.seconds:.1f} s"
+        )
+    return first, held
 
 
 # --- reachability (exhaustive) ---------------------------------------------------------------
@@ -589,7 +740,10 @@ class Reachability:
     positions: int
     deadlocks: int
     """Positions where neither side has a legal move for any throw."""
-    both_finished: int
+    drawn_moves: int
+    """Moves (or passes) after which both sides have borne off every piece."""
+    unending: int
+    """Unfinished positions from which no throws and moves lead to a side's win."""
     no_move_pairs: int
     pairs: int
     """(position, positive throw) pairs with no legal move, and all such pairs."""
@@ -602,23 +756,33 @@ class Reachability:
 def reachability(rules: Rules) -> Reachability:
     """Every position reachable from the start under ``rules`` (depth-first, with the engine).
 
-    Legal moves are generated once per position and throw and reused for the tallies.
+    Legal moves are generated once per position and throw and reused for the tallies. A game
+    ends at the first position in which a side has borne off every piece; it would be drawn if
+    a move ended it with both sides finished, or if it could never end. So each move's result
+    is looked at as it is generated, before any winner is declared (a rule under which one move
+    finishes both sides is counted, :attr:`Reachability.drawn_moves`), and the positions from
+    which a win can be reached are found by searching back from the moves that win, along the
+    moves of throws that can happen; the rest are :attr:`Reachability.unending`.
     """
     start = start_position(rules)
     seen: set[Position] = {start}
     stack = [start]
-    keys = ("deadlocks", "both", "no_move", "pairs", "hand", "hand_pairs")
+    keys = ("deadlocks", "drawn", "no_move", "pairs", "hand", "hand_pairs")
     tally = dict.fromkeys(keys, 0)
     moving = {t for t, p in rules.throws if t > 0 and p > 0}
+    before: dict[Position, list[Position]] = {}
+    """The unfinished positions a position is reached from, by a throw that can happen."""
+    winning: set[Position] = set()
+    """Positions with a move that ends the game with one side finished."""
+    unfinished = 0
     while stack:
         position = stack.pop()
-        if all(all(p == rules.off for p in position.pieces(s)) for s in Side):
-            tally["both"] += 1
-        if winner(rules, position) is not None:
+        if _finished(rules, position):
             continue
+        unfinished += 1
         in_hand = 0 in position.pieces(position.to_move)
         can_move = False
-        for throw, _ in rules.throws:
+        for throw, chance in rules.throws:
             moves = legal_moves(rules, position, throw)
             if throw in moving:
                 tally["pairs"] += 1
@@ -633,6 +797,12 @@ def reachability(rules: Rules) -> Reachability:
                 else [pass_turn(rules, position, throw)]
             )
             for after in following:
+                done = _finished(rules, after)
+                tally["drawn"] += done == 2
+                if chance > 0 and done == 1:
+                    winning.add(position)
+                elif chance > 0 and not done:
+                    before.setdefault(after, []).append(position)
                 if after not in seen:
                     seen.add(after)
                     stack.append(after)
@@ -640,15 +810,27 @@ def reachability(rules: Rules) -> Reachability:
             other = Position(position.light, position.dark, position.to_move.other)
             if not any(legal_moves(rules, other, t) for t in moving):
                 tally["deadlocks"] += 1
+    can_end, frontier = set(winning), list(winning)
+    while frontier:
+        for earlier in before.get(frontier.pop(), ()):
+            if earlier not in can_end:
+                can_end.add(earlier)
+                frontier.append(earlier)
     return Reachability(
         positions=len(seen),
         deadlocks=tally["deadlocks"],
-        both_finished=tally["both"],
+        drawn_moves=tally["drawn"],
+        unending=unfinished - len(can_end),
         no_move_pairs=tally["no_move"],
         pairs=tally["pairs"],
         hand_blocked=tally["hand"],
         hand_pairs=tally["hand_pairs"],
     )
+
+
+def _finished(rules: Rules, position: Position) -> int:
+    """How many sides have borne off every piece in ``position``."""
+    return sum(all(p == rules.off for p in position.pieces(side)) for side in Side)
 
 
 def _reachability_cached(rules: Rules, settings: CheckSettings) -> Reachability:
@@ -769,30 +951,44 @@ def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettin
 
 
 def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
+    """A draw would be a game ending with both sides finished, or one that could never end:
+    looked for in every move of every reachable position of the small game
+    (:func:`reachability`: no move may leave both sides finished, and from every position some
+    throws and moves must lead to a win), and in the sampled full games (each must end with
+    one winner)."""
     rules = compile_rules(catalog.resolve(claim.variant))
     small = _small(rules)
     found = _reachability_cached(small, settings)
     ended = _game_lengths_cached(rules, settings).finished
-    ok = found.both_finished == 0 and found.deadlocks == 0 and ended == settings.games
     every, small_game = _a_side(rules.pieces), _a_side(small.pieces)
     numbers = {
         f"reachable positions, with {small_game}": f"{found.positions:,}",
-        "positions with both sides finished": f"{found.both_finished}",
-        "unfinished positions where neither side can ever move": f"{found.deadlocks}",
+        "moves after which both sides have finished": f"{found.drawn_moves}",
+        "reachable positions from which neither side can ever win": f"{found.unending}",
         f"sampled games with {every} with one winner": f"{ended} of {settings.games}",
     }
+    faults = [
+        f"{found.drawn_moves} moves leave both sides finished" if found.drawn_moves else "",
+        f"from {found.unending} reachable positions neither side can ever win"
+        if found.unending
+        else "",
+        f"{settings.games - ended} sampled games did not end" if ended < settings.games else "",
+    ]
+    faults = [fault for fault in faults if fault]
     summary = (
-        "A game ends the moment one side bears off its last piece, so both sides can never finish"
-        " together, and play always has a way on."
-        if ok
-        else "A position with no winner and no way on, or an unfinished game, was found."
+        f"A draw is possible: {'; '.join(faults)}."
+        if faults
+        else f"No move of any reachable position of the game with {small_game} leaves both"
+        " sides finished, and from every one of them the game can still be won; every sampled"
+        f" game with {every} ended with one winner."
     )
     method = (
-        f"Exhaustive over the reachable positions of the game with {small_game}"
-        f", and {settings.games} simulated games with {_pieces_words(rules.pieces)}"
-        " a side."
+        f"Exhaustive over the reachable positions of the game with {small_game}: every move"
+        " of every throw is played and its result looked at before the game is declared over,"
+        " and the positions from which a win can be reached are found by searching back from"
+        f" the winning moves. Then {settings.games} simulated games with {every}."
     )
-    verdict = SUPPORTED if ok else CONTRADICTED
+    verdict = CONTRADICTED if faults else SUPPORTED
     return ClaimResult(
         claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
     )
@@ -884,13 +1080,10 @@ def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) 
 def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     """Coins thrown and heads counted against the variant's dice, outcome by outcome, exactly.
     The number of coins is the first number word of the claim ("Four coins ...")."""
+    coins = coin_count(claim.claim)
+    if coins is None:
+        raise ValueError(_unreadable(catalog, claim, coin_problem(claim.claim) or ""))
     rules = compile_rules(catalog.resolve(claim.variant))
-    words = re.findall(r"[a-z]+|\d+", claim.claim.lower())
-    coins = next(
-        int(w) if w.isdigit() else WORD_NUMBERS[w]
-        for w in words
-        if w.isdigit() or WORD_NUMBERS.get(w, 0) >= 2
-    )
     spread = {k: Fraction(math.comb(coins, k), 2**coins) for k in range(coins + 1)}
     dice = {throw: Fraction(p) for throw, p in rules.throws if p > 0}
     same = spread == dice
@@ -931,6 +1124,15 @@ CHECKS: dict[str, Callable[[Catalog, Claim, CheckSettings], ClaimResult]] = {
     "tablet-route": check_tablet_route,
     "coins-same-spread": check_coins_spread,
 }
+
+
+def _unreadable(catalog: Catalog, claim: Claim, problem: str) -> str:
+    """The error of a claim whose numbers a check cannot read (the catalogue's own check,
+    :func:`generator.model.claim_words.check_claim_numbers`, reports it with its line when
+    the file loads; a claim made elsewhere reaches the check unchecked)."""
+    variant = catalog.variants.get(claim.variant)
+    where = f"{variant.path}: " if variant is not None else ""
+    return f"{where}claim {claim.id}: {problem}"
 
 
 def check_claim(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
