@@ -206,6 +206,8 @@ class Variant:
     title: str
     short: str
     kind: SourceKind
+    family: str
+    """The family of rules it belongs to (one of the schema's ``family`` values)."""
     derives_from: str | None
     simulate: bool
     summary: str
