@@ -32,6 +32,8 @@ TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = Path(__file__).parent / "assets"
 
 GENERATED = (
+    "learn",
+    "which-rules",
     "variants",
     "compare",
     "questions",
