@@ -75,6 +75,8 @@ def test_the_learn_page_teaches_every_step_with_a_drawing(ctx: SiteContext, lear
         assert f"{row.throw}: {share} in 16" in found["throw"], row
     assert "A throw moves one piece exactly that many squares" in found["moving"]
     assert "[the full rulebook](../variants/" in learn
+    outside_drawings = re.sub(r"<svg.*?</svg>", "", learn, flags=re.S)
+    assert "<a href" not in outside_drawings, "links as Markdown, which mkdocs resolves and checks"
 
 
 def test_every_example_is_a_move_the_engine_plays(ctx: SiteContext) -> None:
