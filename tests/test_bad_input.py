@@ -104,10 +104,10 @@ def test_fmt_refuses_a_comment_it_would_drop(root: Path, cli: Callable[..., Run]
     ("old", "new", "line"),
     [
         ("\nshort: ", "\nshort: ", 0),
-        ("\nsimulate: true", "\nsimulate: true  # kept for the record", 6),
-        ("\nderives_from: null", "\nderives_from: null # none", 5),
-        ("\nrulings:", "\nrulings: # every ruling", 20),
-        ("\n  question: board", "\n  question: board #board", 22),
+        ("\nsimulate: true", "\nsimulate: true  # kept for the record", 7),
+        ("\nderives_from: null", "\nderives_from: null # none", 6),
+        ("\nrulings:", "\nrulings: # every ruling", 21),
+        ("\n  question: board", "\n  question: board #board", 23),
     ],
     ids=["no-comment", "after-a-value", "one-space", "after-a-key", "no-space-after-hash"],
 )

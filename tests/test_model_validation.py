@@ -82,6 +82,7 @@ def fixture_variant(variant_id: str, prefix: str, derives_from: str | None = Non
         "title: A fixture variant for the validation tests\n"
         "short: Fixture\n"
         "kind: scholarly-reconstruction\n"
+        "family: finkel\n"
         f"derives_from: {derives_from or 'null'}\n"
         "simulate: true\n"
         "summary: Written by tests/test_model_validation.py.\n"

@@ -466,12 +466,14 @@ def test_two_answers_that_make_one_game_share_an_effect_row() -> None:
 def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
     catalog: Catalog, files: dict[str, str]
 ) -> None:
+    """Where to start first (the fixture has no common rules, so no learn page), then the
+    rulebooks by family, each family's rulebooks by short name."""
     import yaml
 
     nav = yaml.safe_load(files[".generated/mkdocs.yml"])["nav"]
     heads = [entry if isinstance(entry, str) else next(iter(entry)) for entry in nav]
-    assert heads[:3] == ["Home", "Rulebooks", "compare/index.md"]
-    assert heads[3:] == [
+    assert heads[:4] == ["Home", "Which rules should I play?", "Rulebooks", "compare/index.md"]
+    assert heads[4:] == [
         "Rule questions",
         "statistics/index.md",
         "claims/index.md",
@@ -479,16 +481,22 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
         "glossary/index.md",
         "About",
     ]
-    sections = {k: v for e in nav if isinstance(e, dict) for k, v in e.items() if k != "Home"}
+    sections = {
+        k: v for e in nav if isinstance(e, dict) for k, v in e.items() if isinstance(v, list)
+    }
+    titled = {v for e in nav if isinstance(e, dict) for v in e.values() if isinstance(v, str)}
     assert sections["Rule questions"] == [
         "questions/index.md",
         *(f"questions/{q}.md" for q in catalog.questions),
     ]
     assert sections["Rulebooks"][0] == "variants/index.md"
-    assert sections["Rulebooks"][1:] == [
+    families = sections["Rulebooks"][1:]
+    assert [next(iter(family)) for family in families] == ["Finkel&#39;s modern rules"]
+    assert families[0]["Finkel&#39;s modern rules"] == [
         {v.short: f"variants/{v.id}.md"}
-        for v in sorted(catalog.variants.values(), key=lambda v: v.id)
-    ], "each rulebook under its short name, in the order of the rulebooks' index"
+        for v in sorted(catalog.variants.values(), key=lambda v: v.short)
+    ], "each rulebook of a family under its short name, by short name"
+    sections["Rulebooks"] = [sections["Rulebooks"][0], *families[0]["Finkel&#39;s modern rules"]]
     assert sections["About"] == ["about.md", "methodology.md", "changes/index.md"]
     listed = (
         {
@@ -497,7 +505,7 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
             for p in pages
         }
         | {e for e in nav if isinstance(e, str)}
-        | {"index.md"}
+        | titled
     )
     generated = {n for n in files if n.endswith(".md") and not n.startswith((".", "r/"))}
     pairs = {n for n in generated if "--" in n}

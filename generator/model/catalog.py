@@ -515,6 +515,7 @@ def _variant(document: Document, problems: list[Problem]) -> Variant | None:
         title=data["title"],
         short=data["short"],
         kind=SourceKind(data["kind"]),
+        family=data["family"],
         derives_from=data.get("derives_from"),
         simulate=data.get("simulate", True),
         summary=data["summary"],

@@ -22,6 +22,7 @@ VARIANT_KEYS = (
     "title",
     "short",
     "kind",
+    "family",
     "derives_from",
     "simulate",
     "summary",

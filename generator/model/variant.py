@@ -209,6 +209,8 @@ class Variant:
     title: str
     short: str
     kind: SourceKind
+    family: str
+    """The family of rules it belongs to (one of the schema's ``family`` values)."""
     derives_from: str | None
     simulate: bool
     summary: str

@@ -18,6 +18,7 @@ from generator.site.compare_pages import (
 )
 from generator.site.context import SiteContext
 from generator.site.edition_pages import about_edition, changes_page, ruling_index, short_pages
+from generator.site.learn_page import PLAY_PAGE, learn_page
 from generator.site.navigation import navigation
 from generator.site.reference_pages import (
     abbreviations,
@@ -29,6 +30,7 @@ from generator.site.reference_pages import (
 from generator.site.render import environment, render
 from generator.site.statistics_page import chart_files, measured_figures, statistics_pages
 from generator.site.variant_pages import variant_pages, variants_index
+from generator.site.which_rules_page import which_rules_page
 
 
 def generated_config(ctx: SiteContext, pages: Collection[str]) -> str:
@@ -92,6 +94,8 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
             **about_edition(ctx),
         }
         files: dict[str, str | bytes] = {**variants, **compared.result(), **rest}
+    files.update(which_rules_page(ctx, measured.per_variant))
+    files.update(learn_page(ctx, playable=PLAY_PAGE in files))
     files[".generated/mkdocs.yml"] = generated_config(ctx, files)
     files[".includes/abbreviations.md"] = abbreviations(glossary_terms())
     return files

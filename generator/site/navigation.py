@@ -1,5 +1,6 @@
-"""The site's navigation, in the order a reader needs it: the rulebooks first (by their short
-names, as the comparison names them), then the comparison, the rule questions in the order of
+"""The site's navigation, in the order a reader needs it: how to play and which rules to play
+first, then the rulebooks (grouped by family, :mod:`generator.site.families`, each by its short
+name, as the comparison names them), then the comparison, the rule questions in the order of
 play (as ``/questions/`` lists them), the statistics, the claims, the sources, the glossary and
 the pages about the site.
 
@@ -15,9 +16,11 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from generator.site.context import SiteContext, question_page, variant_page
+from generator.site.families import families
 
 HAND_WRITTEN = ("index.md", "about.md", "methodology.md")
 """The pages of ``docs/`` written by hand (all others are generated)."""
+
 ABOUT_PAGES = ("about.md", "methodology.md", "changes/index.md")
 """The pages about the site itself, last: what it is, how it reads its sources, its editions."""
 
@@ -32,13 +35,20 @@ class Titled:
 
 @dataclass(frozen=True)
 class Section:
-    """A titled group of pages; its first page is the section's own page."""
+    """A titled group of pages (and of smaller sections: a family of rulebooks); its first
+    page is the section's own page."""
 
     title: str
-    pages: tuple[str | Titled, ...]
+    pages: tuple[str | Titled | Section, ...]
 
 
 NavEntry = str | Titled | Section
+
+START_PAGES = (
+    Titled("Learn to play", "learn/index.md"),
+    Titled("Which rules should I play?", "which-rules/index.md"),
+)
+"""Where a newcomer starts: how to play the common rules, then which rules to play."""
 
 
 def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
@@ -49,13 +59,22 @@ def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
         return [p for p in pages if p in generated or p in HAND_WRITTEN]
 
     rulebooks = [
-        Titled(ctx.catalog.variants[v].short, variant_page(v))
-        for v in ctx.variant_ids
-        if variant_page(v) in generated
+        Section(
+            family.title,
+            tuple(
+                Titled(ctx.catalog.variants[v].short, variant_page(v))
+                for v in family.rulebooks
+                if variant_page(v) in generated
+            ),
+        )
+        for family in families(ctx)
     ]
     questions = ["questions/index.md", *(question_page(q) for q in ctx.catalog.questions)]
     entries: list[NavEntry] = [Titled("Home", "index.md")]
-    entries.append(Section("Rulebooks", (*present("variants/index.md"), *rulebooks)))
+    entries += [start for start in START_PAGES if start.page in generated]
+    entries.append(
+        Section("Rulebooks", (*present("variants/index.md"), *(s for s in rulebooks if s.pages)))
+    )
     entries += present("compare/index.md")
     entries.append(Section("Rule questions", tuple(present(*questions))))
     entries += present("statistics/index.md", "claims/index.md")

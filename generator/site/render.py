@@ -33,6 +33,8 @@ TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = Path(__file__).parent / "assets"
 
 GENERATED = (
+    "learn",
+    "which-rules",
     "variants",
     "compare",
     "questions",
