@@ -49,9 +49,19 @@ def _data_prose() -> tuple[str, ...]:
     return tuple(found)
 
 
-def _from_data(piece: str) -> bool:
-    words = _words(piece)
-    return bool(words) and any(words in prose for prose in _data_prose())
+def _from_data(piece: str, word: str) -> bool:
+    """Whether a program word stands in words the data wrote: at each place it occurs, the word
+    with the three words before it, or with the three after, is in one string of the data (a
+    page sets a source's title, its note and the place quoted side by side)."""
+    words = _words(piece).split()
+    hit = _words(word).split()
+    for start in range(len(words) - len(hit) + 1):
+        if words[start : start + len(hit)] == hit:
+            before = " ".join(words[max(0, start - 3) : start + len(hit)])
+            after = " ".join(words[start : start + len(hit) + 3])
+            if not any(before in prose or after in prose for prose in _data_prose()):
+                return False
+    return True
 
 
 def _split(site: Path) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]]]:
@@ -61,9 +71,9 @@ def _split(site: Path) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]]
     for page in scanned_pages(site):
         path = page.relative_to(site).as_posix().removesuffix("index.html")
         for piece in visible_text(page.read_text(encoding="utf-8")):
-            words = program_words([piece])
-            if words:
-                (data if _from_data(piece) else own).setdefault(path, Counter()).update(words)
+            for word, count in program_words([piece]).items():
+                kind = data if _from_data(piece, word) else own
+                kind.setdefault(path, Counter())[word] += count
     return own, data
 
 
