@@ -35,11 +35,17 @@ class Term:
     term: str
     forms: tuple[str, ...]
     definition: str
+    explain: tuple[str, ...] = ()
+    """Words that, met in a rulebook's how-to-play table, get this definition printed beside
+    it (a newcomer meets them on the first screen; a tooltip does not show on a phone)."""
 
 
 def glossary_terms() -> list[Term]:
     data = load_data(DATA / "glossary.yml")
-    return [Term(t["id"], t["term"], tuple(t["forms"]), t["definition"]) for t in data["terms"]]
+    return [
+        Term(t["id"], t["term"], tuple(t["forms"]), t["definition"], tuple(t.get("explain", ())))
+        for t in data["terms"]
+    ]
 
 
 class GlossaryError(ValueError):

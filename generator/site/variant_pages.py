@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from generator.site.examples import (
     worked_examples,
 )
 from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
+from generator.site.reference_pages import Term, glossary_terms
 from generator.site.render import environment, lower_first, render
 from generator.site.vocabulary import listing
 
@@ -82,10 +84,20 @@ def rule_sections(ctx: SiteContext, variant_id: str) -> list[RuleSection]:
 
 @dataclass(frozen=True)
 class PlayStep:
-    """One group of the how-to-play summary: its sentences, each with its ruling's anchor."""
+    """One group of the how-to-play summary: its sentences, each with its ruling's anchor and
+    whether it is assumed (the sources are silent, and the sentence says what is played)."""
 
     title: str
-    sentences: tuple[tuple[str, str], ...]
+    sentences: tuple[tuple[str, str, bool], ...]
+
+
+@dataclass(frozen=True)
+class SilentQuestion:
+    """A question this rulebook's sources do not answer, and what is played all the same."""
+
+    id: str
+    title: str
+    played: str
 
 
 @dataclass(frozen=True)
@@ -102,23 +114,61 @@ NO_STEP = "does-not-arise"
 """An answer saying its question does not arise in this rulebook (no throw earns another throw,
 so none can be earned without a move): no step of play. How to play leaves it out, as it would
 only repeat the sentence before it; the rules below still give it."""
+STACK_QUESTION = "stack-defence"
+"""What a stack does when attacked: no step of play where no two pieces of a side may share a
+square, since no stack can form there."""
 
 
 def how_to_play(ctx: SiteContext, variant_id: str) -> list[PlayStep]:
     """The rulebook in a screenful: its rulings in words, grouped in the order of a game
     (the groups are data: ``how_to_play`` in the vocabulary), less the questions that do not
-    arise (:data:`NO_STEP`)."""
+    arise (:data:`NO_STEP`, and stacks where no two pieces of a side may share a square). A
+    question the sources leave open is worded as what is played, marked assumed, and links to
+    the list of such questions."""
     sections = {s.question.id: s for s in rule_sections(ctx, variant_id)}
     steps = []
     for group in ctx.words.data["how_to_play"]:
-        sentences = tuple(
-            (ctx.describe(sections[q].ruling) + ".", sections[q].anchor)
-            for q in group["questions"]
-            if q in sections and sections[q].ruling.value != NO_STEP
-        )
+        sentences = []
+        for q in group["questions"]:
+            if q not in sections:
+                sentences.append((ctx.words.silent(q) + ".", "silent", True))
+            elif _arises(ctx, variant_id, sections[q].ruling):
+                sentences.append(
+                    (ctx.describe(sections[q].ruling) + ".", sections[q].anchor, False)
+                )
         if sentences:
-            steps.append(PlayStep(group["title"], sentences))
+            steps.append(PlayStep(group["title"], tuple(sentences)))
     return steps
+
+
+def _arises(ctx: SiteContext, variant_id: str, ruling: Ruling) -> bool:
+    """Whether a ruling's question can come up in play: not one saying it does not arise, and
+    not what stacks do where a piece may never land on its own side (no stack can form)."""
+    if ruling.value == NO_STEP:
+        return False
+    stacking = ctx.resolved[variant_id].rulings.get("stacking")
+    return not (ruling.question == STACK_QUESTION and stacking and stacking.value == 1)
+
+
+def silent_questions(ctx: SiteContext, variant_id: str) -> list[SilentQuestion]:
+    """The questions no ruling of this rulebook answers, each with what is played here."""
+    answered = set(ctx.resolved[variant_id].rulings)
+    return [
+        SilentQuestion(q.id, q.title, ctx.words.silent(q.id))
+        for q in ctx.catalog.questions.values()
+        if q.id not in answered
+    ]
+
+
+def explained_terms(steps: list[PlayStep], *more: str) -> list[Term]:
+    """The glossary terms a newcomer meets in the how-to-play table (and in ``more``: the names
+    of the dice and route), in the glossary's order: their definitions go beside the table."""
+    text = " ".join([s for step in steps for s, _, _ in step.sentences] + list(more))
+    return [
+        term
+        for term in glossary_terms()
+        if any(re.search(rf"\b{re.escape(word)}s?\b", text, re.IGNORECASE) for word in term.explain)
+    ]
 
 
 def departures(ctx: SiteContext, variant_id: str) -> list[Departure]:
@@ -251,7 +301,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
     page = variant_page(variant_id)
     shape = route_shape(resolved.route, resolved.board.rosettes)
     rulings_here = [r for r in variant.rulings]
-    answered = set(resolved.rulings)
+    steps = how_to_play(ctx, variant_id)
     return {
         "fm": ctx.front_matter(variant.title, variant.summary),
         "page": page,
@@ -278,10 +328,11 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "export_name": export_path(variant_id),
         "sections": rule_sections(ctx, variant_id),
         "tally": evidence_tally(ctx, variant_id),
-        "how_to_play": how_to_play(ctx, variant_id),
+        "how_to_play": steps,
+        "explained": explained_terms(steps, resolved.dice.title, resolved.route.title),
         "departures": departures(ctx, variant_id),
         "common": ctx.catalog.variants.get(ctx.words.data["common_rules"]),
-        "silent": [q for q in ctx.catalog.questions.values() if q.id not in answered],
+        "silent": silent_questions(ctx, variant_id),
         "examples": drawn_examples(ctx, variant_id),
         "differences": differences_from_parent(ctx, variant_id),
         "verdict_reason": verdict_reason,

@@ -253,6 +253,17 @@ class Vocabulary:
             return self.throws(value)
         return str(value)
 
+    def silent(self, question_id: str) -> str:
+        """What is played where a rulebook's sources do not answer the question (a sentence
+        without its full stop): the rule this site assumes, as a player would state it."""
+        words = self.data.get("silent", {}).get(question_id)
+        if words is None:
+            raise NoWords(
+                f"no words for playing the question {question_id!r} where the sources are"
+                f" silent: add it under silent: in {DATA}"
+            )
+        return str(words)
+
     # --- kinds -------------------------------------------------------------------------------
 
     def agent(self, label: str) -> AgentWords:

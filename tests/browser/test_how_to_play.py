@@ -1,5 +1,5 @@
-"""Every rulebook opens with how to play: before the summary, in one desktop screen, each
-sentence a link to a ruling on the same page."""
+"""Every rulebook opens with how to play: before the summary, its table in one desktop screen
+(the board follows it), each sentence a link to a ruling on the same page."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ _SECTION = """
   const links = anchors.map((a) => a.href);
   return {
     before: heading.getBoundingClientRect().top < summary.getBoundingClientRect().top,
-    height: summary.getBoundingClientRect().top - heading.getBoundingClientRect().top,
+    height: table.getBoundingClientRect().bottom - heading.getBoundingClientRect().top,
     links,
     missing: anchors.filter((a) => a.pathname !== location.pathname || !a.hash
                             || !document.getElementById(decodeURIComponent(a.hash.slice(1))))

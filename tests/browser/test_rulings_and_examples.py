@@ -182,7 +182,8 @@ _EXAMPLES = """
         pieces: svg.querySelectorAll('[class^="piece-"]').length,
       });
     });
-    if (e.tagName === 'UL') items.push(...[...e.children].map((li) => li.textContent));
+    (e.tagName === 'UL' ? [e] : [...e.querySelectorAll('ul')])
+      .forEach((ul) => items.push(...[...ul.children].map((li) => li.textContent)));
   }
   return {id: h.id, boards, items};
 })
@@ -195,6 +196,9 @@ def test_worked_examples_draw_before_and_after_with_the_move_highlighted(
 ) -> None:
     page = open_page(viewport=DESKTOP if screen == "desktop" else PHONE)
     page.goto(site.address(f"variants/{GREAT_BOOK}/#examples"))
+    # each example's boards and moves are folded under its move (issue 40): open them all
+    for summary in page.locator("details.example-fold > summary").all():
+        summary.click()
     examples = page.evaluate(_EXAMPLES)
     assert {e["id"] for e in examples} >= {"example-capture", "example-blocked"}, examples
     width = page.viewport_size["width"] if page.viewport_size else 0
