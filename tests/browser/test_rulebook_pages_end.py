@@ -8,7 +8,7 @@ away, and nothing a reader could reach before lost.
   that many squares.
 - Every quotation of a rulebook's own rulings is still on its page, inside a closed fold, or on
   the ruling's own page, which the rulebook links.
-- The first screen of the rules most people play, photographed at phone and desktop size.
+- The first screen of RoyalUr Finkel's rulebook, photographed at phone and desktop size.
 """
 
 from __future__ import annotations
