@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from generator.model.schema import variant_schema
+from generator.model.yamlsource import load_data
 from generator.site.context import SiteContext
 
 DATA = Path(__file__).parent / "data" / "families.yml"
@@ -34,7 +33,7 @@ class Family:
 def family_words() -> list[dict[str, str]]:
     """The families as ``data/families.yml`` lists them, checked against the schema's values:
     each family a rulebook may name has words, once, and no words name a family that is not."""
-    entries: list[dict[str, str]] = yaml.safe_load(DATA.read_text(encoding="utf-8"))["families"]
+    entries: list[dict[str, str]] = load_data(DATA)["families"]
     named = [entry["id"] for entry in entries]
     allowed = variant_schema()["$defs"]["family"]["enum"]
     missing = [f for f in allowed if f not in named]
