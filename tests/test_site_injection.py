@@ -27,6 +27,8 @@ import yaml
 from conftest import copy_project
 
 from generator.model.catalog import load_catalog, load_valid_catalog
+from generator.model.schema import MAX_LABEL, MAX_TITLE
+from generator.model.values import MAX_NAME
 from generator.site.charts import Interval, interval_chart
 from generator.site.pipeline import BuildOptions, build
 from generator.site.reference_pages import GlossaryError, Term, abbreviations, glossary_terms
@@ -76,10 +78,32 @@ SHORT = "<b>{}[x](javascript:1)"
 """Short names are at most 24 characters: markup and a distinct number (they are labels)."""
 
 
+SHORT_PAYLOAD = (
+    f'<script>alert("{MARK}")</script> <img src=x onerror=alert(1)> '
+    f'[click {MARK}](javascript:alert(2)) {{: onclick="alert(3)" }} {{{{ jinja }}}} ~^%'
+)
+"""The payload's most dangerous parts, for labels, locators and authors: the data allows them
+only 200 characters, fewer than the whole payload."""
+TINY_PAYLOAD = "<script>x</script>[x](javascript:1){{ y }}"
+"""For piece names (60 characters at most)."""
+BOUNDED = {
+    "author": MAX_LABEL,
+    "label": MAX_LABEL,
+    "locator": MAX_LABEL,
+    "title": MAX_TITLE,
+    "name": MAX_NAME,
+}
+"""Text fields with a length bound the whole payload could overrun (variants/README.md)."""
+
+
 def _injected(key: str, value: str, count: Iterator[int]) -> str:
     if key == "short":
         return SHORT.format(next(count))
-    return f"{value} {PAYLOAD}"
+    bound = BOUNDED.get(key)
+    if bound is None:
+        return f"{value} {PAYLOAD}"
+    payload = next(p for p in (PAYLOAD, SHORT_PAYLOAD, TINY_PAYLOAD) if len(p) < bound - 8)
+    return f"{value[: bound - len(payload) - 1]} {payload}"
 
 
 def _inject(node: Any, count: Iterator[int], seeded: set[str]) -> Any:
