@@ -152,7 +152,7 @@ def test_how_to_play_leaves_out_a_question_that_does_not_arise() -> None:
     ctx = SiteContext(repository_catalog(), None, load_editions(VARIANTS))
     ruling = ctx.resolved["royalur-finkel"].rulings["extra-throw-without-move"]
     assert ruling.value == NO_STEP
-    anchors = [a for step in how_to_play(ctx, "royalur-finkel") for _, a in step.sentences]
+    anchors = [a for step in how_to_play(ctx, "royalur-finkel") for _, a, _ in step.sentences]
     sections = [s.anchor for s in rule_sections(ctx, "royalur-finkel")]
     assert ruling.id in sections and ruling.id not in anchors
     assert set(anchors) <= set(sections)
