@@ -155,7 +155,8 @@ def test_how_to_play_leaves_out_a_question_that_does_not_arise() -> None:
     anchors = [a for step in how_to_play(ctx, "royalur-finkel") for _, a, _ in step.sentences]
     sections = [s.anchor for s in rule_sections(ctx, "royalur-finkel")]
     assert ruling.id in sections and ruling.id not in anchors
-    assert set(anchors) <= set(sections)
+    # a question the sources leave open links to the page's list of them, "silent"
+    assert set(anchors) - {"silent"} <= set(sections)
 
 
 @pytest.mark.parametrize(
