@@ -418,6 +418,6 @@ def test_a_change_into_another_solved_game_has_its_exact_full_effect(
     throws = book.expected_throws - english.expected_throws  # type: ignore[operator]
     rulebook = html.unescape(variant_pages(ctx, figures.per_variant)["variants/finkel-english.md"])
     assert (
-        f"changed to 4, the first player's chance {100 * expected:+.3f} points and a perfect"
-        f" game {abs(throws):.1f} throws shorter." in rulebook
+        f"changed to 4, the first player's chance {100 * expected:+.3f} points and a game"
+        f" {abs(throws):.1f} throws shorter." in rulebook
     )
