@@ -370,7 +370,7 @@ def test_a_processor_is_named_in_words() -> None:
 
 
 def test_a_change_into_another_solved_game_has_its_exact_full_effect(
-    catalog: Catalog, committed: dict[str, Any], tmp_path: Path
+    catalog: Catalog, committed: dict[str, Any], tmp_path: Path, tiny_suite: Suite
 ) -> None:
     """A one-ruling change whose changed rules play a game solved in full (under any
     rulebook's name) gets the difference of the two solves: Finkel with the Great Book's extra
@@ -388,7 +388,8 @@ def test_a_change_into_another_solved_game_has_its_exact_full_effect(
         assert effect.baseline == solved[vid]
         assert effect.changes_the_game == (effect.baseline.key != effect.changed.key)
 
-    results = Results(0, {FULL_GAMES.name: found})
+    # a rulebook page gives its figures in the fold that opens on its sampled games
+    results = Results(0, {FULL_GAMES.name: found, SUITE.name: tiny_suite})
     ctx = SiteContext(catalog, None, load_editions(VARIANTS))
     figures = statistics_files(ctx, results)
     page = html.unescape(str(figures.files["statistics/index.md"]))
