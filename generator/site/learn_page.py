@@ -370,8 +370,8 @@ def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str
         "fm": {
             **ctx.front_matter(
                 "Learn to play: the rules in five minutes",
-                "How to play the Royal Game of Ur by Finkel's modern rules as RoyalUr.net plays them, one step"
-                " at a time, each step drawn.",
+                "How to play the Royal Game of Ur by Finkel's modern rules as RoyalUr.net plays"
+                " them, one step at a time, each step drawn.",
             ),
             "hide": ["navigation", "toc"],
             "search_boost": LEARN_SEARCH_BOOST,
