@@ -31,7 +31,8 @@ from generator.site.render import figure
 from generator.site.which_rules_page import which_rules_page
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"
-STEPS = ("board", "throw", "moving", "rosettes", "capturing", "bearing-off", "winning")
+STEPS = ("board", "throw", "moving", "rosettes", "capturing", "bearing-off")
+"""The steps, by their headings' anchors; winning is told with bearing off (``#winning``)."""
 
 
 def context(variants: Path) -> SiteContext:
@@ -74,6 +75,7 @@ def test_the_learn_page_teaches_every_step_with_a_drawing(ctx: SiteContext, lear
         share = row.probability * 16
         assert f"{row.throw}: {share} in 16" in found["throw"], row
     assert "A throw moves one piece exactly that many squares" in found["moving"]
+    assert '<span id="winning"></span>The first player to' in found["bearing-off"]
     assert "[the full rulebook](../variants/" in learn
     outside_drawings = re.sub(r"<svg.*?</svg>", "", learn, flags=re.S)
     assert "<a href" not in outside_drawings, "links as Markdown, which mkdocs resolves and checks"

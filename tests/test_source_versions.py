@@ -44,7 +44,7 @@ def test_each_citation_finds_the_version_it_quotes() -> None:
     assert quoted is not None and quoted.commit == SIMPLE_RULE_SET
     assert quoted.words() is None  # a commit alone is no words for a reader
     # Quotes of the settings' presets were not tied to a commit: none is claimed for them.
-    assert java.version_of("GameSettings.java, preset FINKEL, dice argument") is None
+    assert java.version_of("GameSettings.java, the FINKEL settings, dice argument") is None
     ludii = sources["ludii-royal-game-of-ur"].version_of("Rules, play")
     assert ludii is not None and ludii.words() == "file version 1.3.10"
     assert ludii.commit is not None and HASH.fullmatch(ludii.commit)

@@ -2,8 +2,8 @@
 
 The scan (:mod:`browser.programwords`) reads every reader page as it loads, every fold closed.
 The pages' own words (templates, vocabulary) must have none. Words written in the rulebooks'
-data (``variants/``: a rulebook's introduction, a source's title) are the data's to reword: they
-are counted apart, and listed by the expected failure below until the data is reworded.
+data (``variants/``: a rulebook's introduction, a source's title) are counted apart, so a failure
+says which to reword: the templates or the data.
 """
 
 from __future__ import annotations
@@ -93,11 +93,6 @@ def test_reader_pages_say_no_program_words_outside_folds(built_site: Path) -> No
     assert not own, f"program words outside folds: {_report(own)}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the rulebooks' data (variants/) still says 'preset', 'PyPI' and names code files in"
-    " introductions and source titles; reword them there, then remove this mark",
-)
 def test_the_data_says_no_program_words_either(built_site: Path) -> None:
     _, data = _split(built_site)
     assert not data, f"program words in the data's words: {_report(data)}"
