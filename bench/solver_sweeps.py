@@ -58,10 +58,10 @@ def main() -> int:
 
     from generator.engine.rules import compile_rules
     from generator.model.catalog import load_valid_catalog
-    from generator.sim import solve as solver
-    from generator.sim import solve_sweeps as sweeps
-    from generator.sim.solve_index import build_index
-    from generator.sim.solve_space import enumerate_configurations, geometry
+    from generator.solver import solve as solver
+    from generator.solver import solve_sweeps as sweeps
+    from generator.solver.solve_index import build_index
+    from generator.solver.solve_space import enumerate_configurations, geometry
 
     root = Path(__file__).resolve().parents[1]
     rules = compile_rules(load_valid_catalog(root / "variants").resolve(args.variant))

@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT))
 from generator.engine.position import start_position  # noqa: E402
 from generator.engine.rules import compile_rules  # noqa: E402
 from generator.model.catalog import load_valid_catalog  # noqa: E402
-from generator.sim import solve as solver  # noqa: E402
-from generator.sim import solve_kernels as kernels  # noqa: E402
-from generator.sim.solve_small import small_game  # noqa: E402
-from generator.sim.solve_space import state_index  # noqa: E402
+from generator.solver import solve as solver  # noqa: E402
+from generator.solver import solve_kernels as kernels  # noqa: E402
+from generator.solver.solve_small import small_game  # noqa: E402
+from generator.solver.solve_space import state_index  # noqa: E402
 
 POLICIES = (("exact, first", 0, False), ("exact, last", 0, True))
 POLICIES += (("16-bit, first", 65535, False), ("16-bit, last", 65535, True))

@@ -18,18 +18,18 @@ import pytest
 from conftest import repository_catalog
 
 from generator import files
-from generator.engine.rules import Rules, compile_rules
-from generator.sim import cache_files
-from generator.sim.claim_checks import (
+from generator.claims.claim_checks import (
     CheckSettings,
     ClaimResult,
     _cache_path,
     _key,
     _reachability_cached,
 )
+from generator.engine.rules import Rules, compile_rules
+from generator.sim import cache_files
 from generator.sim.records import RecordSpec, load_record, record_path, save_record, simulate
 from generator.sim.sanity import FigureError, check_record, exact_problems, result_problems
-from generator.sim.solve import solution_path, solve, with_pieces
+from generator.solver.solve import solution_path, solve, with_pieces
 
 GAMES = 200
 
@@ -263,9 +263,9 @@ def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.M
     engine cross-checks."""
     from generator.engine.equivalence import same_game_swaps
     from generator.measure import claims, cross_checks, exact, suite
-    from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
     from generator.site.pipeline import BuildOptions, measure_settings
+    from generator.solver import solve as solve_module
 
     solution = solve(finkel(1), cache_dir=tmp_path)
     seen: dict[str, set[bool]] = {"suite": set(), "solve": set(), "claims": set()}
@@ -345,9 +345,9 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
 
     from generator.cli import main
     from generator.measure import claims, cross_checks, exact, suite
-    from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
     from generator.site.site_folder import STAMP
+    from generator.solver import solve as solve_module
 
     root = copy_project(tmp_path / "project")
     site = root / "site"

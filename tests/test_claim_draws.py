@@ -1,4 +1,4 @@
-"""The no-draw claim's check (generator/sim/claim_checks.py) finds a draw where the rules
+"""The no-draw claim's check (generator/claims/claim_checks.py) finds a draw where the rules
 allow one: a rule under which both sides can finish on the same move, and dice under which no
 game can ever be won, each make it fail; the rules as published pass."""
 
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from generator.claims import claim_checks
+from generator.claims.claim_checks import CONTRADICTED, SUPPORTED, CheckSettings, check_claim
 from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.model.variant import Claim
-from generator.sim import claim_checks
-from generator.sim.claim_checks import CONTRADICTED, SUPPORTED, CheckSettings, check_claim
 
 DATA = Path(__file__).parent / "data" / "site" / "variants"
 

@@ -1,8 +1,8 @@
-"""The claim checks' committed figures (results/claim-figures.json, generator/sim/claim_checks.py;
-issue 15 item 6): a cold build reads every sampled figure and reachability tally from the file
-and plays no game; a figure whose key changed (other games, another seed, changed rules) is
-computed again and named with the command that commits it; a damaged file is reported (file
-and fix) and the checks compute instead."""
+"""The claim checks' committed figures (results/claim-figures.json,
+generator/claims/claim_checks.py; issue 15 item 6): a cold build reads every sampled figure and
+reachability tally from the file and plays no game; a figure whose key changed (other games, another
+seed, changed rules) is computed again and named with the command that commits it; a damaged file is
+reported (file and fix) and the checks compute instead."""
 
 from __future__ import annotations
 
@@ -13,17 +13,18 @@ from typing import Any
 import numpy as np
 import pytest
 
-from generator.measure.claims import check_claims
-from generator.measure.core import Settings
-from generator.model.catalog import Catalog
-from generator.sim import claim_checks, fast, results_files
-from generator.sim.claim_checks import (
+from generator.claims import claim_checks
+from generator.claims.claim_checks import (
     FIGURES_FILE,
     FIGURES_FORMAT,
     UNCHECKED,
     WRITE_COMMAND,
     committed_figures,
 )
+from generator.measure.claims import check_claims
+from generator.measure.core import Settings
+from generator.model.catalog import Catalog
+from generator.sim import fast, results_files
 
 SAMPLED = ("game-minutes", "play-cannot-lock", "no-draw")
 """The checks that play games or enumerate positions."""
@@ -39,7 +40,7 @@ def refuse_to_compute(patch: pytest.MonkeyPatch) -> None:
     patch.setattr(fast, "play_games", refuse)
     patch.setattr(claim_checks, "entry_blocked_sampled", refuse)
     patch.setattr(claim_checks, "reachability", refuse)
-    patch.setattr("generator.sim.solve.solve", refuse)
+    patch.setattr("generator.solver.solve.solve", refuse)
 
 
 def settings(tmp_path: Path, said: list[str], seed: int | None = None) -> Settings:

@@ -20,6 +20,8 @@ LAYERS = (
     "model",
     "engine",
     "sim",
+    "solver",
+    "claims",
     "measure",
     "site",
     "commands",
@@ -116,7 +118,7 @@ def test_the_import_graph_is_read() -> None:
     graph = import_graph()
     assert "generator.measure.steps" in graph["generator.site.pipeline"]
     assert "generator.sim.suite" in graph["generator.measure.suite"]
-    assert "generator.engine.rules" in graph["generator.sim.solve"]
+    assert "generator.engine.rules" in graph["generator.solver.solve"]
 
 
 def test_no_layer_imports_a_later_one() -> None:

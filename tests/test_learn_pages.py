@@ -19,7 +19,6 @@ from generator.engine.moves import Refusal, winner
 from generator.engine.rules import Side
 from generator.model.catalog import Catalog, load_valid_catalog
 from generator.model.schema import variant_schema
-from generator.sim import full_games
 from generator.site.board import CELL, MARGIN
 from generator.site.context import SiteContext, variant_page
 from generator.site.edition import load_editions
@@ -29,6 +28,7 @@ from generator.site.learn_page import LEARN_PAGE, Builder, learn_page, throw_row
 from generator.site.navigation import Section, Titled, navigation
 from generator.site.render import figure
 from generator.site.which_rules_page import which_rules_page
+from generator.solver import full_games
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"
 STEPS = ("board", "throw", "moving", "rosettes", "capturing", "bearing-off", "winning")

@@ -17,12 +17,12 @@ from generator.measure.agents import AGENTS, AgentScores, agent_scores, score_pr
 from generator.measure.core import Results, Settings
 from generator.measure.suite import SUITE
 from generator.model.catalog import Catalog
-from generator.sim import agent_check
 from generator.sim.suite import Suite, simulated_variants
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
+from generator.solver import agent_check
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
-"""Perfect-play visit counts (generator/sim/solve_visits.py), the worth of holding a square
-(generator/sim/rosette_worth.py) and the committed figures the central-rosette claim check
+"""Perfect-play visit counts (generator/solver/solve_visits.py), the worth of holding a square
+(generator/claims/rosette_worth.py) and the committed figures the central-rosette claim check
 reads (its verdict: tests/test_holder_wins.py)."""
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from conftest import repository_catalog, rules_for
 
+from generator.claims import claim_checks
+from generator.claims.claim_checks import CheckSettings, check_claim
+from generator.claims.rosette_worth import holding_worth
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
-from generator.sim import claim_checks, results_files
-from generator.sim.claim_checks import CheckSettings, check_claim
-from generator.sim.rosette_worth import holding_worth
-from generator.sim.solve import Solution, solve, with_pieces
-from generator.sim.solve_visits import expected_visits
+from generator.sim import results_files
+from generator.solver.solve import Solution, solve, with_pieces
+from generator.solver.solve_visits import expected_visits
 
 CENTRAL = "r2c4"
 
@@ -128,7 +129,7 @@ def test_committed_worths_are_current_and_read_without_solving(
     def no_solve(*args: object, **kwargs: object) -> Solution:
         raise AssertionError("a committed worth is stale or missing: the check solved")
 
-    monkeypatch.setattr("generator.sim.solve.solve", no_solve)
+    monkeypatch.setattr("generator.solver.solve.solve", no_solve)
     for claim in claims:
         result = check_claim(catalog, claim, CheckSettings(10, 1, tmp_path / claim.id))
         assert result.exhaustive, claim.id

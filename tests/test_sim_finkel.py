@@ -18,7 +18,8 @@ from conftest import repository_catalog
 from generator.engine.rules import compile_rules
 from generator.sim import fast
 from generator.sim.encode import encode_rules
-from generator.sim.published import (
+from generator.sim.stats import summarise
+from generator.solver.published import (
     FINKEL_FIRST_PLAYER_WINS,
     FINKEL_FIRST_PLAYER_WINS_HALF_WIDTH,
     FINKEL_MOVES,
@@ -28,7 +29,6 @@ from generator.sim.published import (
     FINKEL_THROWS_SD,
     finkel_variant,
 )
-from generator.sim.stats import summarise
 
 GAMES = 40_000
 PUBLISHED_GAMES = 1_336_400

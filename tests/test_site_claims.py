@@ -1,4 +1,4 @@
-"""Claim checks (generator/sim/claim_checks.py) on the small fixture catalogue."""
+"""Claim checks (generator/claims/claim_checks.py) on the small fixture catalogue."""
 
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import repository_catalog
 
-from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog, load_valid_catalog
-from generator.model.variant import Claim
-from generator.sim.claim_checks import (
+from generator.claims.claim_checks import (
     CONSISTENT_WITH_ASSUMPTION,
     CONTRADICTED,
     NOT_CONSISTENT_WITH_ASSUMPTION,
@@ -24,7 +21,10 @@ from generator.sim.claim_checks import (
     claimed_odds,
     reachability,
 )
-from generator.sim.solve import with_pieces
+from generator.engine.rules import compile_rules
+from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.variant import Claim
+from generator.solver.solve import with_pieces
 
 DATA = Path(__file__).parent / "data" / "site" / "variants"
 

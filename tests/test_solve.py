@@ -39,10 +39,10 @@ from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, parse_position, start_position
 from generator.engine.rules import EntryRule, Rules, Side
 from generator.model.catalog import load_catalog
-from generator.sim import solve as solve_module
-from generator.sim import solve_sweeps
 from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
-from generator.sim.solve import (
+from generator.solver import solve as solve_module
+from generator.solver import solve_sweeps
+from generator.solver.solve import (
     LayerProgress,
     Solution,
     SolveRefused,
@@ -53,16 +53,16 @@ from generator.sim.solve import (
     solve,
     with_pieces,
 )
-from generator.sim.solve_index import build_index
-from generator.sim.solve_moves import (
+from generator.solver.solve_index import build_index
+from generator.solver.solve_moves import (
     ConfigArrays,
     MoveArrays,
     config_arrays,
     load_state,
     table_successors,
 )
-from generator.sim.solve_moves import successors as board_successors
-from generator.sim.solve_space import enumerate_configurations, geometry
+from generator.solver.solve_moves import successors as board_successors
+from generator.solver.solve_space import enumerate_configurations, geometry
 
 
 def finkel(pieces: int) -> Rules:
@@ -304,7 +304,7 @@ def test_one_table_for_both_colours_equals_two(
     """Storing only the mover's perspective (colour symmetry) gives the same values as
     storing light-to-move and dark-to-move positions separately."""
     assert finkel_two.geometry.perspectives == 1
-    monkeypatch.setattr("generator.sim.solve_space.colour_symmetric", lambda rules: False)
+    monkeypatch.setattr("generator.solver.solve_space.colour_symmetric", lambda rules: False)
     both = solve(finkel_two.rules, cache_dir=None)
     assert both.geometry.perspectives == 2
     assert both.states == 2 * finkel_two.states
@@ -314,7 +314,7 @@ def test_one_table_for_both_colours_equals_two(
 
 
 def test_colour_symmetry_is_detected() -> None:
-    from generator.sim.solve_space import colour_symmetric
+    from generator.solver.solve_space import colour_symmetric
 
     assert colour_symmetric(finkel(2))
     assert not colour_symmetric(exotic(2))
@@ -482,7 +482,7 @@ def _mapped_file_bytes() -> int:
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
 def test_released_pages_leave_the_process_and_keep_their_data(tmp_path: Path) -> None:
     """A checkpointed solve lets the finished layers it no longer reads leave its memory
-    (:func:`generator.sim.solve.release_pages`): their pages are no longer the process's,
+    (:func:`generator.solver.solve.release_pages`): their pages are no longer the process's,
     and the data reads back the same, from the mapping and from the file."""
     path = tmp_path / "values.npy"
     entries = 16 * 2**20 // 8
@@ -633,7 +633,7 @@ def test_seven_piece_finkel_matches_published() -> None:
     """The full game: the first player's chance to the ten published decimals
     (JeroenOlieslagers/game_of_ur; RoyalUr.net). jheled publishes the expected length of a
     perfect game as 209.810273 throws; ours, under the first of the best moves in the engine's
-    order, is 0.06 throws longer (generator/sim/solve.py: lengths depend on how a player ranks
+    order, is 0.06 throws longer (generator/solver/solve.py: lengths depend on how a player ranks
     nearly equal moves)."""
     solution = solve(rules_for("royalur-finkel"), max_memory_bytes=2 * 2**30)
     assert 100 * solution.start_value == pytest.approx(51.5404732509, abs=1e-10)
@@ -702,7 +702,7 @@ def _table_mismatches(
 )
 def test_the_move_table_gives_the_kernels_moves(rules: Rules) -> None:
     """The solver reads each state's options from a table of each side's moves
-    (:class:`generator.sim.solve_moves.MoveTable`); for every possible state and throw they
+    (:class:`generator.solver.solve_moves.MoveTable`); for every possible state and throw they
     are the options the simulator's kernel generates on the board, in the same order."""
     geo = geometry(rules)
     configs = enumerate_configurations(rules, geo)
@@ -721,7 +721,7 @@ def test_a_fitted_start_gives_the_same_values_in_fewer_sweeps(tmp_path: Path) ->
     (within the tolerance) and the same lengths in fewer sweeps, and are checkpointed apart
     from a solve started from 1/2 (their bits differ); where a player may stall, the start is
     ignored (the sweeps' fixed point would depend on it)."""
-    from generator.sim.fitted_agent import weights_for
+    from generator.solver.fitted_agent import weights_for
 
     rules = finkel(2)
     weights = weights_for(rules)

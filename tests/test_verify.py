@@ -22,8 +22,9 @@ from generator.measure.verify import (
     exact_tolerance,
     shown_key,
 )
-from generator.sim import full_games, stats, suite_results
+from generator.sim import stats, suite_results
 from generator.sim.results_files import read_results, write_results
+from generator.solver import full_games
 
 SUITE = suite_results.RESULTS_FILE.name
 FULL = full_games.RESULTS_FILE.name

@@ -64,9 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.claims import claim_checks as cc
     from generator.commands._catalog import load_or_report
     from generator.measure.core import Settings
-    from generator.sim import claim_checks as cc
     from generator.sim.results_files import provenance, write_results
 
     catalog = load_or_report(args.root)
@@ -120,10 +120,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _rosette_of(catalog: Catalog, vid: str, solve_cache: Path) -> int:
     """Print who wins when a side holds the central rosette in ``vid``'s full game."""
+    from generator.claims.claim_checks import central_rosettes
+    from generator.claims.holder_wins import holder_wins
     from generator.engine.rules import compile_rules
-    from generator.sim.claim_checks import central_rosettes
-    from generator.sim.holder_wins import holder_wins
-    from generator.sim.solve_read import cached_solution
+    from generator.solver.solve_read import cached_solution
 
     if vid not in catalog.variants:
         print(

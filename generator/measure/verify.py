@@ -23,7 +23,7 @@ figures of the game: they are not compared. A record whose recomputation is reco
 taking more than :data:`SLOW_SECONDS` of processor time (a seven-piece game takes hours) is
 not sampled unless asked (``include_slow``); it is listed as skipped with the command that
 checks it, and where a value for it is published elsewhere it is compared with that
-(:data:`generator.sim.published.PERFECT_FIRST_PLAYER`).
+(:data:`generator.solver.published.PERFECT_FIRST_PLAYER`).
 """
 
 from __future__ import annotations
@@ -39,18 +39,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from generator.claims import claim_checks
+from generator.claims.rosette_worth import HoldingWorth
 from generator.engine.rules import Rules, compile_rules
 from generator.measure.core import Settings
 from generator.model.catalog import Catalog
 from generator.model.variant import ResolvedVariant
-from generator.sim import agent_check, claim_checks, exact_effects, fitted_agent, full_games
 from generator.sim import suite_results as suite_file
 from generator.sim.cache_files import read_json
-from generator.sim.policy_eval import DEFAULT_MAX_STATES, exact_figures
 from generator.sim.records import DEFAULT_SEED, RecordSpec, simulate
 from generator.sim.results_files import read_results
-from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.suite import plan_runs, simulated_variants
+from generator.solver import agent_check, exact_effects, fitted_agent, full_games
+from generator.solver.policy_eval import DEFAULT_MAX_STATES, exact_figures
 
 
 class Tolerance(NamedTuple):

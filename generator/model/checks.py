@@ -32,7 +32,7 @@ KNOWN_CLAIM_CHECKS = (
     "tablet-route",
     "coins-same-spread",
 )
-"""Claims the site knows how to check (``generator/sim/claim_checks.py``)."""
+"""Claims the site knows how to check (``generator/claims/claim_checks.py``)."""
 
 CHECKS_NEEDING_READING = ("central-rosette-decides",)
 """Checks of a claim whose vague word ("most") needs a stated threshold (``reading``)."""

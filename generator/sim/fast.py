@@ -670,7 +670,7 @@ def choose(
 ) -> int:
     """The index of the move ``agent`` plays: a best-scoring one, ties broken at random (the
     fitted agent takes the first, so that it is one fixed policy that
-    :mod:`generator.sim.fitted_agent` can evaluate exactly)."""
+    :mod:`generator.solver.fitted_agent` can evaluate exactly)."""
     if n == 1:
         return 0
     if agent == RANDOM:

@@ -3,7 +3,7 @@
 There is one compiled copy of the rules: :func:`generator.sim.fast.legal_moves` and
 :func:`generator.sim.fast.apply_move`, which mirror the reference engine move for move
 (``tests/test_sim_trace.py``). The solver only translates: a solver state is a pair of
-configurations (the mover's and the opponent's, :mod:`generator.sim.solve_space`), which
+configurations (the mover's and the opponent's, :mod:`generator.solver.solve_space`), which
 becomes the kernel's state array ``S``; each legal move is played on a copy, and the pieces
 after it become configuration ids again. ``tests/test_solve.py`` checks the solved values
 against the reference engine position by position, so this translation is checked too.
@@ -43,7 +43,7 @@ from generator.sim.fast import (
     legal_moves,
     send_home,
 )
-from generator.sim.solve_space import Configurations, Geometry
+from generator.solver.solve_space import Configurations, Geometry
 
 WIN = -1
 """The successor "mover id" of a move that bears off the mover's last piece."""
@@ -71,7 +71,7 @@ def config_id(
     code_to_config: np.ndarray,
 ) -> int:
     """Sort ``values`` within each entry group (in place) and return the configuration id
-    (:func:`generator.sim.solve_space.configuration_code`, then the code -> id table)."""
+    (:func:`generator.solver.solve_space.configuration_code`, then the code -> id table)."""
     code = 0
     for g in range(group_start.shape[0]):
         lo = group_start[g]

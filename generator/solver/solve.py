@@ -13,11 +13,11 @@ A throw with no legal move has one option, the pass (:func:`generator.engine.mov
 Borne-off pieces never come back, and a move bears off at most one, so states are layered by
 the pieces borne off by both sides and solved from the most borne off to the least; a layer
 needs only its own values and the next layer's. Positions are numbered without gaps by a
-perfect index (:mod:`generator.sim.solve_index`); each position stores one value and one
+perfect index (:mod:`generator.solver.solve_index`); each position stores one value and one
 expected length (float64: the tolerance, 1e-13, is far below float32's resolution), and moves
-are generated when needed by the simulator's rules kernel (:mod:`generator.sim.solve_moves`),
+are generated when needed by the simulator's rules kernel (:mod:`generator.solver.solve_moves`),
 not stored. A layer is solved by modified policy iteration on every core
-(:mod:`generator.sim.solve_sweeps`; between full sweeps, the few positions where the error
+(:mod:`generator.solver.solve_sweeps`; between full sweeps, the few positions where the error
 lingers are swept on their own) until a sweep that generates every move changes no value
 by more than the tolerance, the stopping rule of plain value iteration (RoyalUr-Java's
 ``LutTrainer`` stops the same way, see ``/work/shared/research/peers.md``). With the optimal
@@ -83,9 +83,9 @@ from generator.sim.cache_files import (
     write_arrays,
     write_json,
 )
-from generator.sim.solve_index import StateIndex, build_index
-from generator.sim.solve_moves import MoveTable, build_move_table, move_table_bytes
-from generator.sim.solve_space import (
+from generator.solver.solve_index import StateIndex, build_index
+from generator.solver.solve_moves import MoveTable, build_move_table, move_table_bytes
+from generator.solver.solve_space import (
     Configurations,
     FloatArray,
     Geometry,
@@ -107,7 +107,7 @@ where it was interrupted."""
 
 ESTIMATE_VERSION = 4
 """Bump when :func:`estimate` counts memory differently (what a layer allocates changed):
-sizes counted before are counted again (:func:`generator.sim.full_games.refresh_pending`)."""
+sizes counted before are counted again (:func:`generator.solver.full_games.refresh_pending`)."""
 
 PROCESS_COUNTED_SINCE = 4
 """The first :data:`ESTIMATE_VERSION` that counts the process itself (:data:`PROCESS_BYTES`)."""
@@ -144,7 +144,7 @@ Three-piece Finkel's largest layer: 48 -> 33 value sweeps, as many Bellman sweep
 HOT_SPREAD = 10
 """After a full evaluation sweep, the states whose change was within ``2**HOT_SPREAD`` (about
 a thousand) of the largest are swept again on their own
-(:func:`generator.sim.solve_sweeps.hot_floor`)..."""
+(:func:`generator.solver.solve_sweeps.hot_floor`)..."""
 
 HOT_TARGET = 0.01
 """...until their largest change is this fraction of the full sweep's."""
@@ -159,7 +159,7 @@ checks they change no value beyond the tolerance)."""
 
 GENERATE_EVERY_MOVE = False
 """Generate every state's moves in every Bellman sweep, even where the stored choices are
-known to stand (:func:`generator.sim.solve_sweeps.bellman_wave`): for the test that checks
+known to stand (:func:`generator.solver.solve_sweeps.bellman_wave`): for the test that checks
 the shortcut gives the same bits."""
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "solve"
@@ -216,7 +216,7 @@ def estimate(rules: Rules) -> SolveEstimate:
     """The solve's states and peak memory, without solving.
 
     Memory, as :func:`_solve` allocates it: the process itself (:data:`PROCESS_BYTES`); the
-    index's tables (:mod:`generator.sim.solve_index`); a value (float64) for each state of the
+    index's tables (:mod:`generator.solver.solve_index`); a value (float64) for each state of the
     two layers in use, or in the lengths phase an expected length (a checkpointed solve keeps
     the finished layers, and the array the phase does not use, on disk); and the layer's
     working arrays (:func:`layer_working_bytes`). States and waves are counted
@@ -264,7 +264,7 @@ def estimate(rules: Rules) -> SolveEstimate:
 
 
 def _layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...]:
-    """What decides the layer's states (:data:`generator.sim.solve_sweeps.LayerShape`)."""
+    """What decides the layer's states (:data:`generator.solver.solve_sweeps.LayerShape`)."""
     return (
         layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
         index.mask, index.class_start, index.class_members, index.progress_classes,
@@ -273,15 +273,15 @@ def _layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...
 
 def _count_waves(geo: Geometry, index: StateIndex, layer: int) -> tuple[int, int, int]:
     """The states, waves and largest wave of the layer's sweep order, counted without
-    listing it (:func:`generator.sim.solve_sweeps.wave_sizes`)."""
-    from generator.sim import solve_sweeps as sweeps
+    listing it (:func:`generator.solver.solve_sweeps.wave_sizes`)."""
+    from generator.solver import solve_sweeps as sweeps
 
     counted: tuple[int, int, int] = sweeps.wave_sizes(_layer_shape(geo, index, layer))
     return counted
 
 
 class SweepOrder(NamedTuple):
-    """A layer's states in sweep order (:func:`generator.sim.solve_sweeps.layer_order`)."""
+    """A layer's states in sweep order (:func:`generator.solver.solve_sweeps.layer_order`)."""
 
     order: npt.NDArray[np.unsignedinteger[Any]]
     """Each state's key ``(p * C + mover) * C + opponent``, wave by wave."""
@@ -297,7 +297,7 @@ def sweep_order(
     geo: Geometry, configs: Configurations, index: StateIndex, layer: int
 ) -> SweepOrder:
     """The layer's sweep order, counted first to allocate it exactly."""
-    from generator.sim import solve_sweeps as sweeps
+    from generator.solver import solve_sweeps as sweeps
 
     base = int(index.layer_base[layer])
     size = int(index.layer_base[layer + 1]) - base
@@ -345,7 +345,7 @@ class Solution:
     geometry: Geometry
     configurations: Configurations
     state_index: StateIndex
-    """Positions -> ids (:mod:`generator.sim.solve_index`)."""
+    """Positions -> ids (:mod:`generator.solver.solve_index`)."""
     values: FloatArray
     """``[state id]`` probability that the side to move wins (in memory, or mapped from the
     cache folder's file)."""
@@ -381,8 +381,9 @@ class Solution:
     def dense(self) -> npt.NDArray[np.int32]:
         """``[state index]`` -> state id, ``-1`` for impossible or finished states, where a
         state index is ``(p * C + mover) * C + opponent`` (:func:`solve_space.state_index`):
-        the table the small-game kernels read (:mod:`generator.sim.solve_small`). It holds a number
-        for every pair of configurations, so it is refused above :data:`MAX_DENSE_SLOTS`."""
+        the table the small-game kernels read (:mod:`generator.solver.solve_small`). It holds a
+        number for every pair of configurations, so it is refused above
+        :data:`MAX_DENSE_SLOTS`."""
         count = self.configurations.count
         slots = self.geometry.perspectives * count * count
         if slots > MAX_DENSE_SLOTS:
@@ -527,7 +528,7 @@ def solve(
     ``use_cache=False`` a cached solution is not read but solved again, and replaced.
 
     With ``start``, the weights of the fitted evaluation of these rules
-    (:func:`generator.sim.fitted_agent.weights_for`), each layer's sweeps start from that
+    (:func:`generator.solver.fitted_agent.weights_for`), each layer's sweeps start from that
     evaluation of its positions instead of 1/2 (:func:`starting_point`): the same values
     within the tolerance, in fewer sweeps (six-piece Finkel's layer 5: 48 sweeps instead of
     63, values' processor time 55 to 26 s; seven-piece Finkel's layer 7, the same positions
@@ -710,7 +711,7 @@ def _cpu_time() -> float:
 
 
 def _move_table(geo: Geometry, configs: Configurations) -> MoveTable:
-    """The move table (:class:`generator.sim.solve_moves.MoveTable`), checked against the
+    """The move table (:class:`generator.solver.solve_moves.MoveTable`), checked against the
     bytes :func:`estimate` counts for it."""
     moves = build_move_table(geo, configs)
     expected = move_table_bytes(geo, configs.count)
@@ -772,7 +773,7 @@ def _solve_layer(
     With ``resume``, go on from that progress; with ``keep``, hand it the layer's progress
     every :data:`PROGRESS_EVERY` seconds, at the start of a sweep; with ``start`` (fitted
     weights, :func:`starting_point`), a fresh layer's values start from that evaluation."""
-    from generator.sim import solve_sweeps as sweeps
+    from generator.solver import solve_sweeps as sweeps
 
     began, began_cpu = time.perf_counter(), _cpu_time()
     base = int(index.layer_base[layer])
@@ -797,7 +798,7 @@ def _solve_layer(
         if start is None:
             values[own] = 0.5
         else:
-            from generator.sim.fitted_kernels import fitted_start
+            from generator.solver.fitted_kernels import fitted_start
 
             evaluation = (configs.table, geo.piece_of_slot, geo.packed, start)
             fitted_start(order, places, base, values, evaluation)

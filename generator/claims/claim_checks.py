@@ -14,10 +14,10 @@ Checks by name (``check:`` in a claim):
 - ``central-rosette-decides``: exactly, in perfect play, whether the side that first stands on
   the central rosette (the rosette both routes pass through) goes on to win more than the
   claim's reading of "most" (its ``reading``) of the games in which either side stands on it,
-  by a forward pass over the solved game (:mod:`generator.sim.holder_wins`), with two, three
+  by a forward pass over the solved game (:mod:`generator.claims.holder_wins`), with two, three
   and four pieces a side and with the rulebook's own when its full game's solve was at hand;
   beside it, the holder's chance per throw and the worth of holding the square
-  (:mod:`generator.sim.rosette_worth`). The figures are committed in
+  (:mod:`generator.claims.rosette_worth`). The figures are committed in
   ``results/rosette-worth.json`` (:data:`WORTH_FILE`, written by ``ur-variants claims
   --write-results``), each under the key of the game and square it weighs; a build computes
   only the quick ones missing there (:data:`BUILD_PIECES`), so a cold build need not compile
@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from generator.claims.rosette_worth import HoldingWorth
 from generator.engine import ENGINE_VERSION
 from generator.engine.moves import apply_move, legal_moves, pass_turn, winner
 from generator.engine.position import Position, start_position
@@ -76,13 +77,12 @@ from generator.sim.cache_files import (
     write_json,
 )
 from generator.sim.records import SIM_VERSION
-from generator.sim.rosette_worth import HoldingWorth
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 from generator.words import WORD_NUMBERS, number_word
 
 if TYPE_CHECKING:
-    from generator.sim.holder_wins import FirstHolder, HeldThrows
-    from generator.sim.solve import Solution
+    from generator.claims.holder_wins import FirstHolder, HeldThrows
+    from generator.solver.solve import Solution
 
 CLAIMS_VERSION = 6
 """Bump when a check could give a different result for the same rules."""
@@ -430,7 +430,7 @@ def _with_pieces(rules: Rules, pieces: int) -> Rules:
     cold build reading committed figures need not import it)."""
     if pieces == rules.pieces:
         return rules
-    from generator.sim.solve import with_pieces
+    from generator.solver.solve import with_pieces
 
     return with_pieces(rules, pieces)
 
@@ -483,7 +483,7 @@ solve takes a second or two; four pieces take about a minute, too long for every
 
 HOLDER_PIECES = (2, 3, 4)
 """Piece counts at which the central rosette's holders are followed through perfect games
-(:mod:`generator.sim.holder_wins`) by ``ur-variants claims --write-results``, besides the
+(:mod:`generator.claims.holder_wins`) by ``ur-variants claims --write-results``, besides the
 rulebook's own (from its full solve, when the solve cache holds it)."""
 
 BUILD_PIECES = (2, 3)
@@ -632,8 +632,8 @@ def _points(x: float) -> str:
 def _holding_worth_cached(
     rules: Rules, pieces: int, cell: str, settings: CheckSettings
 ) -> HoldingWorth:
-    from generator.sim.rosette_worth import holding_worth
-    from generator.sim.solve import solve, with_pieces
+    from generator.claims.rosette_worth import holding_worth
+    from generator.solver.solve import solve, with_pieces
 
     small = with_pieces(rules, pieces)
     return _committed_or_computed(
@@ -657,12 +657,12 @@ def _holder_figures(
     rules: Rules, pieces: int, cell: str, settings: CheckSettings
 ) -> tuple[FirstHolder, HeldThrows] | None:
     """The holders of ``cell`` followed through the perfect games of ``rules`` with
-    ``pieces`` a side (:func:`generator.sim.holder_wins.holder_wins`): committed, else cached
+    ``pieces`` a side (:func:`generator.claims.holder_wins.holder_wins`): committed, else cached
     under ``.cache/claims``, else computed where that is quick (:data:`BUILD_PIECES`); or
     ``None``. When ``settings.worths`` collects figures, they are computed (a full game from
     its solve in ``settings.solve_cache``; where it is not there, its committed figures are
     kept while current) and put there."""
-    from generator.sim.holder_wins import FirstHolder, HeldThrows
+    from generator.claims.holder_wins import FirstHolder, HeldThrows
 
     game = _with_pieces(rules, pieces)
     kinds: dict[str, type[Any]] = {
@@ -707,11 +707,11 @@ def _holder_figures(
 
 
 def _followed(game: Rules, cell: str, settings: CheckSettings) -> tuple[Any, Any] | None:
-    """:func:`generator.sim.holder_wins.holder_wins` of ``game``: a small game solved here, a
+    """:func:`generator.claims.holder_wins.holder_wins` of ``game``: a small game solved here, a
     full one read from its solve in ``settings.solve_cache`` (``None`` when not there)."""
-    from generator.sim.holder_wins import holder_wins
-    from generator.sim.solve import solve
-    from generator.sim.solve_read import cached_solution
+    from generator.claims.holder_wins import holder_wins
+    from generator.solver.solve import solve
+    from generator.solver.solve_read import cached_solution
 
     if game.pieces in HOLDER_PIECES:
         solution: Solution | None = solve(game, cache_dir=None)
@@ -844,7 +844,7 @@ def _reachability_cached(rules: Rules, settings: CheckSettings) -> Reachability:
 
 
 def _small(rules: Rules) -> Rules:
-    from generator.sim.solve import with_pieces
+    from generator.solver.solve import with_pieces
 
     return with_pieces(rules, min(EXHAUSTIVE_PIECES, rules.pieces))
 
@@ -1149,7 +1149,7 @@ def check_claim(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Clai
 
 
 def _key(kind: str, rules: Rules, extra: dict[str, Any]) -> str:
-    from generator.sim.solve import rules_key
+    from generator.solver.solve import rules_key
 
     payload = {
         "kind": kind,
