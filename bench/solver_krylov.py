@@ -49,6 +49,7 @@ def main() -> int:
     from generator.engine.rules import compile_rules
     from generator.model.catalog import load_valid_catalog
     from generator.solver import solve as solver
+    from generator.solver import solve_estimate
     from generator.solver import solve_sweeps as sweeps
     from generator.solver.solve_index import build_index
     from generator.solver.solve_space import enumerate_configurations, geometry
@@ -60,10 +61,10 @@ def main() -> int:
     geo = geometry(rules)
     configs = enumerate_configurations(rules, geo)
     index = build_index(geo, configs)
-    moves = solver._move_table(geo, configs)
+    moves = solve_estimate.checked_move_table(geo, configs)
     layer = int(np.argmax(index.layer_sizes))
     base, size = int(index.layer_base[layer]), int(index.layer_sizes[layer])
-    order, places, wave_start, largest = solver.sweep_order(geo, configs, index, layer)
+    order, places, wave_start, largest = solve_estimate.sweep_order(geo, configs, index, layer)
     waves = wave_start.shape[0] - 1
     throws, probs = int(geo.throw_values.shape[0]), geo.throw_probs
     policy = np.empty(size * throws, dtype=np.uint32)

@@ -119,6 +119,7 @@ def main() -> int:
     from generator.engine.rules import compile_rules
     from generator.model.catalog import load_valid_catalog
     from generator.solver import solve as solver
+    from generator.solver import solve_estimate, solve_layer
     from generator.solver import solve_sweeps as sweeps
     from generator.solver.solve_index import build_index
     from generator.solver.solve_space import enumerate_configurations, geometry
@@ -140,7 +141,7 @@ def main() -> int:
     saved_values = np.load(folder / "values.npy", mmap_mode="r")
     saved_lengths = np.load(folder / "lengths.npy", mmap_mode="r")
     values, lengths = np.array(saved_values), np.array(saved_lengths)
-    moves = solver._move_table(geo, configs)
+    moves = solve_estimate.checked_move_table(geo, configs)
     spent = timed(sweeps, KERNELS)
     generation = generation_counted(sweeps)
     start = None
@@ -148,7 +149,7 @@ def main() -> int:
         from generator.solver.fitted_agent import weights_for
 
         start = solver.starting_point(rules, weights_for(rules))
-    record = solver._solve_layer(
+    record = solve_layer.solve_layer(
         rules, geo, configs, index, moves, args.layer, values, lengths, args.tolerance,
         start=start,
     )  # fmt: skip

@@ -28,6 +28,7 @@ from generator.engine.rules import compile_rules  # noqa: E402
 from generator.model.catalog import load_valid_catalog  # noqa: E402
 from generator.solver import solve as solver  # noqa: E402
 from generator.solver import solve_kernels as kernels  # noqa: E402
+from generator.solver import solve_layer  # noqa: E402
 from generator.solver.solve_small import small_game  # noqa: E402
 from generator.solver.solve_space import state_index  # noqa: E402
 
@@ -62,8 +63,8 @@ def main(variant: str) -> int:
                 chosen,
                 geo.throw_probs,
                 lengths[name],
-                solver.LENGTH_TOLERANCE,
-                solver.MAX_SWEEPS,
+                solve_layer.LENGTH_TOLERANCE,
+                solve_layer.MAX_SWEEPS,
             )
         print(f"layer {layer.number}: {layer.size:,} states in {time.time() - began:.0f} s")
         del layer  # its options: the next layer's are built before the loop sets it again

@@ -23,7 +23,8 @@ from generator.engine.moves import Move, legal_moves, pass_turn, successors, win
 from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, format_position, start_position
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog, load_catalog, variant_files
+from generator.model.catalog import load_catalog, variant_files
+from generator.model.catalog_contents import Catalog
 from generator.sim import suite as suite_module
 from generator.sim.suite import Suite
 

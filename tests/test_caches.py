@@ -18,13 +18,9 @@ import pytest
 from conftest import repository_catalog
 
 from generator import files
-from generator.claims.claim_checks import (
-    CheckSettings,
-    ClaimResult,
-    _cache_path,
-    _key,
-    _reachability_cached,
-)
+from generator.claims.figures import figure_cache_path, figure_key
+from generator.claims.reachability import _reachability_cached
+from generator.claims.verdicts import CheckSettings, ClaimResult
 from generator.engine.rules import Rules, compile_rules
 from generator.sim import cache_files
 from generator.sim.records import RecordSpec, load_record, record_path, save_record, simulate
@@ -191,7 +187,7 @@ def test_a_damaged_claim_check_is_reported_and_checked_again(
     settings = CheckSettings(games=10, seed=1, cache_dir=tmp_path)
     rules = finkel(1)
     first = _reachability_cached(rules, settings)
-    path = _cache_path(settings, _key("reachability", rules, {}))
+    path = figure_cache_path(settings, figure_key("reachability", rules, {}))
     assert path is not None and path.is_file()
     CLAIM_DAMAGE[damage](path)
     capsys.readouterr()
@@ -248,7 +244,7 @@ def test_refresh_checks_again_and_replaces_the_cached_tally(tmp_path: Path) -> N
     settings = CheckSettings(games=10, seed=1, cache_dir=tmp_path)
     rules = finkel(1)
     first = _reachability_cached(rules, settings)
-    path = _cache_path(settings, _key("reachability", rules, {}))
+    path = figure_cache_path(settings, figure_key("reachability", rules, {}))
     assert path is not None
     stale = {**_envelope(path)["payload"], "positions": 1}
     cache_files.write_json(path, stale)  # a well-formed entry from an older engine

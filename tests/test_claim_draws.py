@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from generator.claims import claim_checks
-from generator.claims.claim_checks import CONTRADICTED, SUPPORTED, CheckSettings, check_claim
+from generator.claims.claim_checks import check_claim
+from generator.claims.reachability import _small, reachability
+from generator.claims.verdicts import CONTRADICTED, SUPPORTED, CheckSettings, ClaimResult
 from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
 
 DATA = Path(__file__).parent / "data" / "site" / "variants"
@@ -31,7 +34,7 @@ def _no_draw(catalog: Catalog) -> Claim:
     return claim
 
 
-def _check(catalog: Catalog) -> claim_checks.ClaimResult:
+def _check(catalog: Catalog) -> ClaimResult:
     return check_claim(catalog, _no_draw(catalog), CheckSettings(games=20, seed=1, cache_dir=None))
 
 
@@ -65,10 +68,10 @@ def test_a_rule_letting_both_sides_finish_together_is_found(
 def test_dice_that_can_never_bear_off_make_every_game_endless(catalog: Catalog) -> None:
     """Throws of 0 and 2 only, with exact bearing off one step past an even route: no piece
     can ever leave, so no game can be won and every one is drawn by never ending."""
-    rules = claim_checks._small(compile_rules(catalog.resolve("fixture-game")))
+    rules = _small(compile_rules(catalog.resolve("fixture-game")))
     assert rules.exact_bear_off and (rules.route_length + 1) % 2 == 1
     even = dataclasses.replace(rules, throws=((0, Fraction(1, 2)), (2, Fraction(1, 2))))
-    found = claim_checks.reachability(even)
+    found = reachability(even)
     assert found.unending == found.positions > 0
     assert found.drawn_moves == 0
     start = start_position(even)

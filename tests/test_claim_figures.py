@@ -14,16 +14,18 @@ import numpy as np
 import pytest
 
 from generator.claims import claim_checks
-from generator.claims.claim_checks import (
+from generator.claims.figures import (
     FIGURES_FILE,
     FIGURES_FORMAT,
-    UNCHECKED,
     WRITE_COMMAND,
     committed_figures,
+    committed_or_computed,
 )
+from generator.claims.reachability import EntryTally
+from generator.claims.verdicts import UNCHECKED, CheckSettings
 from generator.measure.claims import check_claims
 from generator.measure.core import Settings
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim import fast, results_files
 
 SAMPLED = ("game-minutes", "play-cannot-lock", "no-draw")
@@ -117,10 +119,6 @@ def test_a_damaged_file_is_reported_and_read_as_empty(tmp_path: Path) -> None:
 def test_a_figure_of_another_shape_is_not_read(tmp_path: Path) -> None:
     """A committed entry that is not exactly the figure's fields is computed instead."""
     key = "k"
-    check = claim_checks.CheckSettings(
-        10, 1, tmp_path, committed={key: {"blocked": 1}}, log=lambda text: None
-    )
-    tally = claim_checks._committed_or_computed(
-        claim_checks.EntryTally, key, lambda: claim_checks.EntryTally(2, 5), check, "x"
-    )
-    assert tally == claim_checks.EntryTally(2, 5)
+    check = CheckSettings(10, 1, tmp_path, committed={key: {"blocked": 1}}, log=lambda text: None)
+    tally = committed_or_computed(EntryTally, key, lambda: EntryTally(2, 5), check, "x")
+    assert tally == EntryTally(2, 5)

@@ -12,7 +12,7 @@ import pytest
 from conftest import rules_for
 from test_solve import finkel
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.solver import agent_check
 from generator.solver.exact_effects import EffectRecord, pieces_for, plan
 from generator.solver.full_games import FullEffect, FullGame

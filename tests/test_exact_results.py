@@ -11,7 +11,7 @@ import pytest
 from conftest import VARIANTS
 
 from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.variation import with_change
 from generator.solver import agent_check, exact_effects
 from generator.solver.exact_effects import current_records, plan

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import repository_catalog, rules_for
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim import fast
 from generator.sim.encode import encode_rules
 from generator.sim.records import RecordSpec
@@ -152,7 +152,7 @@ def test_kept_scores_name_who_measured_them() -> None:
 def test_the_fit_counts_positions_as_the_solver_estimates_them(variant: str, pieces: int) -> None:
     """Which committed fit a rulebook plays depends on the positions of its small games:
     counted without the solver's memory figures, they are the solver's count."""
-    from generator.solver.solve import estimate
+    from generator.solver.solve_estimate import estimate
 
     small = with_pieces(rules_for(variant), pieces)
     assert fitted_agent.state_count(small) == estimate(small).states

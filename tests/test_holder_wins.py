@@ -13,18 +13,14 @@ import pytest
 from conftest import repository_catalog, rules_for
 
 from generator.claims import claim_checks
-from generator.claims.claim_checks import (
-    CONTRADICTED,
-    PARTLY,
-    SUPPORTED,
-    CheckSettings,
-    check_claim,
-)
+from generator.claims.claim_checks import check_claim
 from generator.claims.holder_wins import holder_wins
+from generator.claims.verdicts import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings
 from generator.engine.position import start_position
 from generator.engine.rules import Side
 from generator.sim.encode import numbered_route_cells
-from generator.solver.solve import Solution, solve, with_pieces
+from generator.solver.solution import Solution
+from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_read import cached_solution
 from generator.solver.solve_visits import expected_visits, perfect_policy
 

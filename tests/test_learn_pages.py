@@ -17,7 +17,8 @@ import yaml
 from generator.engine.equivalence import same_game_groups
 from generator.engine.moves import Refusal, winner
 from generator.engine.rules import Side
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.schema import variant_schema
 from generator.site.board import CELL, MARGIN
 from generator.site.context import SiteContext, variant_page

@@ -16,7 +16,7 @@ from generator.engine.rules import compile_rules
 from generator.measure.agents import AGENTS, AgentScores, agent_scores, score_problems
 from generator.measure.core import Results, Settings
 from generator.measure.suite import SUITE
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.suite import Suite, simulated_variants
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions

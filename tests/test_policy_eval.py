@@ -33,7 +33,8 @@ from generator.solver.policy_eval import (
     exact_figures,
     figures_path,
 )
-from generator.solver.solve import SolveRefused, solve, with_pieces
+from generator.solver.solution import SolveRefused
+from generator.solver.solve import solve, with_pieces
 
 
 @pytest.fixture(scope="module")

@@ -10,19 +10,20 @@ from pathlib import Path
 import pytest
 from conftest import repository_catalog
 
-from generator.claims.claim_checks import (
+from generator.claims.claim_checks import check_claim
+from generator.claims.dice import claimed_odds
+from generator.claims.reachability import reachability
+from generator.claims.verdicts import (
     CONSISTENT_WITH_ASSUMPTION,
     CONTRADICTED,
     NOT_CONSISTENT_WITH_ASSUMPTION,
     SUPPORTED,
     UNSUPPORTED,
     CheckSettings,
-    check_claim,
-    claimed_odds,
-    reachability,
 )
 from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
 from generator.solver.solve import with_pieces
 

@@ -39,20 +39,12 @@ from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, parse_position, start_position
 from generator.engine.rules import EntryRule, Rules, Side
 from generator.model.catalog import load_catalog
-from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
-from generator.solver import solve as solve_module
-from generator.solver import solve_sweeps
-from generator.solver.solve import (
-    LayerProgress,
-    Solution,
-    SolveRefused,
-    estimate,
-    release_pages,
-    rules_key,
-    solution_path,
-    solve,
-    with_pieces,
-)
+from generator.sim.kernel_moves import MAX_MOVES, MOVE_WIDTH, header
+from generator.solver import solve_layer, solve_sweeps
+from generator.solver.solution import Solution, SolveRefused
+from generator.solver.solve import rules_key, solution_path, solve, with_pieces
+from generator.solver.solve_checkpoints import Checkpoints, LayerProgress, release_pages
+from generator.solver.solve_estimate import checked_move_table, estimate
 from generator.solver.solve_index import build_index
 from generator.solver.solve_moves import (
     ConfigArrays,
@@ -450,7 +442,7 @@ def test_choices_kept_without_generating_moves_give_the_same_bits(
     bit (the shortcut is exact, not an approximation)."""
     rules = finkel(3)
     shortcut = solve(rules, cache_dir=None)
-    monkeypatch.setattr(solve_module, "GENERATE_EVERY_MOVE", True)
+    monkeypatch.setattr(solve_layer, "GENERATE_EVERY_MOVE", True)
     every_move = solve(rules, cache_dir=None)
     assert np.array_equal(shortcut.values, every_move.values)
     assert np.array_equal(shortcut.lengths, every_move.lengths)
@@ -464,7 +456,7 @@ def test_sweeping_hot_states_saves_full_sweeps_and_changes_no_value(
     another order: the same values and lengths within the tolerance, in fewer full sweeps."""
     rules = finkel(3)
     hot = solve(rules, cache_dir=None)
-    monkeypatch.setattr(solve_module, "SWEEP_HOT_STATES", False)
+    monkeypatch.setattr(solve_layer, "SWEEP_HOT_STATES", False)
     plain = solve(rules, cache_dir=None)
     assert np.abs(hot.values - plain.values).max() < 1e-12
     assert np.abs(hot.lengths - plain.lengths).max() < 1e-8
@@ -534,20 +526,20 @@ def stopped_after_saves(
 ) -> list[LayerProgress]:
     """Solve ``rules`` into ``folder`` saving each layer's progress at every sweep, and stop
     right after the ``saves``-th save; the progress saved, in order."""
-    monkeypatch.setattr(solve_module, "PROGRESS_EVERY", 0.0)
-    keep = solve_module.Checkpoints.keep_progress
+    monkeypatch.setattr(solve_layer, "PROGRESS_EVERY", 0.0)
+    keep = Checkpoints.keep_progress
     kept: list[LayerProgress] = []
 
-    def keep_then_stop(self: solve_module.Checkpoints, progress: LayerProgress) -> None:
+    def keep_then_stop(self: Checkpoints, progress: LayerProgress) -> None:
         keep(self, progress)
         kept.append(progress)
         if len(kept) == saves:
             raise Interrupted
 
-    monkeypatch.setattr(solve_module.Checkpoints, "keep_progress", keep_then_stop)
+    monkeypatch.setattr(Checkpoints, "keep_progress", keep_then_stop)
     with pytest.raises(Interrupted):
         solve(rules, cache_dir=folder)
-    monkeypatch.setattr(solve_module.Checkpoints, "keep_progress", keep)
+    monkeypatch.setattr(Checkpoints, "keep_progress", keep)
     return kept
 
 
@@ -563,20 +555,18 @@ def test_a_layer_stopped_midway_goes_on_from_its_saved_progress(
     rules = finkel(3)
     whole = solve(rules, cache_dir=None)
     kept = stopped_after_saves(rules, tmp_path, stop_at, monkeypatch)
-    folder = solve_module.solution_path(tmp_path, rules)
+    folder = solution_path(tmp_path, rules)
     assert list(folder.glob("layer-*.json")), "the unfinished layer's progress is saved"
-    going_on = solve_module.Checkpoints.progress_of
+    going_on = Checkpoints.progress_of
     resumed_from: list[tuple[int, str]] = []
 
-    def record_resume(
-        self: solve_module.Checkpoints, layer: int, *args: Any
-    ) -> LayerProgress | None:
+    def record_resume(self: Checkpoints, layer: int, *args: Any) -> LayerProgress | None:
         found = going_on(self, layer, *args)
         if found is not None:
             resumed_from.append((found.layer, found.phase))
         return found
 
-    monkeypatch.setattr(solve_module.Checkpoints, "progress_of", record_resume)
+    monkeypatch.setattr(Checkpoints, "progress_of", record_resume)
     resumed = solve(rules, cache_dir=tmp_path)
     assert resumed_from == [(kept[-1].layer, kept[-1].phase)]
     assert np.array_equal(np.asarray(resumed.values), whole.values)
@@ -591,7 +581,7 @@ def test_damaged_layer_progress_is_reported_and_the_layer_solved_again(
     rules = finkel(3)
     whole = solve(rules, cache_dir=None)
     layer = stopped_after_saves(rules, tmp_path, 6, monkeypatch)[-1].layer
-    saved = solve_module.solution_path(tmp_path, rules) / f"layer-{layer}.npz"
+    saved = solution_path(tmp_path, rules) / f"layer-{layer}.npz"
     saved.write_bytes(saved.read_bytes()[:-100])
     resumed = solve(rules, cache_dir=tmp_path)
     assert f"layer-{layer}" in capsys.readouterr().err
@@ -707,7 +697,7 @@ def test_the_move_table_gives_the_kernels_moves(rules: Rules) -> None:
     geo = geometry(rules)
     configs = enumerate_configurations(rules, geo)
     index = build_index(geo, configs)
-    table = solve_module._move_table(geo, configs)
+    table = checked_move_table(geo, configs)
     compared, wrong = _table_mismatches(
         geo.packed, config_arrays(geo, configs), geo.throw_values, geo.perspectives,
         index.valid, index.mask, table.arrays,
@@ -781,9 +771,9 @@ def test_a_resumed_layer_reads_its_progress_into_place(
     monkeypatch.setattr(cache_files, "CHUNK_BYTES", 4096)
     rules = finkel(3)
     kept = stopped_after_saves(rules, tmp_path, 160, monkeypatch)[-1]
-    store = solve_module.Checkpoints(solve_module.solution_path(tmp_path, rules))
-    configs = solve_module.enumerate_configurations(rules, solve_module.geometry(rules))
-    index = solve_module.build_index(solve_module.geometry(rules), configs)
+    store = Checkpoints(solution_path(tmp_path, rules))
+    configs = enumerate_configurations(rules, geometry(rules))
+    index = build_index(geometry(rules), configs)
     values, lengths, _ = store.open(index.states, index)
     throws = kept.policy.size // kept.values.size
     tracemalloc.start()

@@ -13,14 +13,14 @@ import pytest
 from conftest import ROOT
 
 from generator.cli import main
-from generator.measure.verify import (
+from generator.measure.verify import shown_key
+from generator.measure.verify_figures import (
     CHANCE,
     THROWS,
     Figure,
     Tolerance,
     compare_places,
     exact_tolerance,
-    shown_key,
 )
 from generator.sim import stats, suite_results
 from generator.sim.results_files import read_results, write_results

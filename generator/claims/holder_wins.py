@@ -38,8 +38,10 @@ from generator.claims.rosette_worth import square_step
 from generator.engine.position import start_position
 from generator.engine.rules import Side
 from generator.sim.encode import numbered_route_cells
-from generator.sim.fast import MAX_MOVES, header
-from generator.solver.solve import Solution, release_pages, sweep_order
+from generator.sim.kernel_moves import MAX_MOVES, header
+from generator.solver.solution import Solution
+from generator.solver.solve_checkpoints import release_pages
+from generator.solver.solve_estimate import sweep_order
 from generator.solver.solve_moves import MoveArrays, build_move_table, table_successors
 from generator.solver.solve_sweeps import CHUNKS, WIN_CODE, _chunk, _option
 

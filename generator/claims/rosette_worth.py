@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.engine.rules import Rules, Side
-from generator.solver.solve import Solution
+from generator.solver.solution import Solution
 from generator.solver.solve_space import IntArray, configuration_code
 from generator.solver.solve_visits import expected_visits
 

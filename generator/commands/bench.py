@@ -146,7 +146,7 @@ def solve_time(rules: object) -> None:
 
     assert isinstance(rules, Rules)
     try:
-        from generator.solver import solve
+        from generator.solver import solve, solve_estimate
     except ImportError:
         print("exact solve: generator.solver.solve is not available; skipped")
         return
@@ -168,10 +168,10 @@ def solve_time(rules: object) -> None:
     )
     line(
         "exact solve finkel 3 pieces solver bytes per position (peak arrays, all in memory)",
-        (solution.memory_bytes - solve.PROCESS_BYTES) / solution.states,
+        (solution.memory_bytes - solve_estimate.PROCESS_BYTES) / solution.states,
         "bytes",
     )
-    seven = solve.estimate(rules)
+    seven = solve_estimate.estimate(rules)
     line(
         f"exact solve finkel {rules.pieces} pieces estimated memory"
         " (checkpointed, with the process)",
@@ -181,6 +181,6 @@ def solve_time(rules: object) -> None:
     line(
         f"exact solve finkel {rules.pieces} pieces estimated bytes per position"
         " (checkpointed arrays)",
-        (seven.memory_bytes - solve.PROCESS_BYTES) / seven.states,
+        (seven.memory_bytes - solve_estimate.PROCESS_BYTES) / seven.states,
         "bytes",
     )

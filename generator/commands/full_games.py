@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_named
     from generator.sim.results_files import publish
     from generator.solver import full_games as fg
-    from generator.solver.solve import SolveRefused
+    from generator.solver.solution import SolveRefused
 
     catalog = load_named(args.root, args.variant)
     if isinstance(catalog, int):

@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     )
     from generator.engine.rules import compile_rules
     from generator.files import WriteError
-    from generator.solver.solve import SolveRefused, solve, with_pieces
+    from generator.solver.solution import SolveRefused
+    from generator.solver.solve import solve, with_pieces
 
     catalog = load_named(args.root, args.variant)
     if isinstance(catalog, int):

@@ -25,7 +25,7 @@ from generator.engine.effective import effective_rules
 from generator.engine.moves import successors, winner
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant, Ruling
 
 

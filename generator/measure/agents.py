@@ -23,7 +23,7 @@ from typing import Any
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.agents import same_play_as
 from generator.sim.encode import encode_rules
 from generator.sim.records import DEFAULT_SEED

@@ -18,16 +18,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from generator.claims.claim_checks import (
-    CLAIMS_VERSION,
-    CheckSettings,
-    ClaimResult,
-    check_claim,
-    committed_figures,
-)
+from generator.claims.claim_checks import check_claim
+from generator.claims.figures import committed_figures
+from generator.claims.verdicts import CLAIMS_VERSION, CheckSettings, ClaimResult
 from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
 
 

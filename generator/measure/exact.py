@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.sanity import exact_problems
 from generator.solver.exact_effects import committed_figures, fingerprint, read_results
 
@@ -55,7 +55,9 @@ def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
     hold that game. Three-piece solves of every variant
     (the 27-square routes and the named tablet pieces are large) would take most of a cold
     build; ``ur-variants solve VARIANT --pieces 3`` computes any of them on demand."""
-    from generator.solver.solve import SolveRefused, estimate, solve, with_pieces
+    from generator.solver.solution import SolveRefused
+    from generator.solver.solve import solve, with_pieces
+    from generator.solver.solve_estimate import estimate
 
     cache = settings.cache_root / "solve"
     committed = committed_figures(read_results())

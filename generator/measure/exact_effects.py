@@ -16,7 +16,7 @@ from typing import Any
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.suite import Effect
 from generator.sim.variation import canonical
 from generator.solver import agent_check, exact_effects, fitted_agent

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.suite import Effect, playable_changes
 from generator.sim.variation import canonical
 from generator.solver import full_games

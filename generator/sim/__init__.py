@@ -14,7 +14,10 @@ import platform
 from importlib.metadata import version
 from pathlib import Path
 
-NUMBA_CACHE_ROOT = Path(__file__).resolve().parents[2] / ".cache" / "numba"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+"""``generator/``."""
+
+NUMBA_CACHE_ROOT = PACKAGE_DIR.parent / ".cache" / "numba"
 """Where the compiled kernels are kept, one folder per version of their sources."""
 
 KERNEL_PACKAGES = ("sim", "solver", "claims")
@@ -22,12 +25,12 @@ KERNEL_PACKAGES = ("sim", "solver", "claims")
 exact solver's and the claim checks' (later layers), whose kernels call and inline these."""
 
 
-def kernel_sources(package: Path = Path(__file__).resolve().parents[1]) -> list[Path]:
+def kernel_sources(package: Path = PACKAGE_DIR) -> list[Path]:
     """Every source file of :data:`KERNEL_PACKAGES` in ``package`` (``generator/``)."""
     return sorted(path for name in KERNEL_PACKAGES for path in (package / name).glob("*.py"))
 
 
-def numba_cache_folder(package: Path = Path(__file__).resolve().parents[1]) -> Path:
+def numba_cache_folder(package: Path = PACKAGE_DIR) -> Path:
     """The compiled kernels' folder: keyed by the SHA-256 of every source file a kernel can
     reach (:func:`kernel_sources`: a kernel inlines the kernels it calls from other files, even
     of another subpackage, which numba's own check, by each file's date and size, does not see),

@@ -6,9 +6,9 @@ best one, ties broken at random; single-principle players follow jheled's "human
 strategies (jheled/royalur ``doc/humanst.rst``), first/last-move follow RoyalUr-Analysis
 (``docs/Agents.md``), in the reference engine's legal-move order.
 
-Expensive agents run on the readable engine: :class:`Expectimax` (a depth-limited search over
-throws with :func:`generator.sim.fast.evaluate` at the leaves) and :class:`Perfect`, which reads
-an exact solution through the :class:`PositionValue` protocol.
+Expensive agents run on the readable engine: :class:`Expectimax` (a depth-limited search over throws
+with :func:`generator.sim.kernel_evaluation.evaluate` at the leaves) and :class:`Perfect`, which
+reads an exact solution through the :class:`PositionValue` protocol.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 from generator.engine.moves import Move, apply_move, legal_moves, pass_turn, winner
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
-from generator.sim import fast
+from generator.sim import fast, kernel_evaluation, kernel_moves
 from generator.sim.encode import H_DISTINCT, FloatArray, IntArray, encode_rules
 
 
@@ -127,7 +127,7 @@ class UniformRandom:
 
 
 def kernel_state(packed: IntArray, position: Position) -> IntArray:
-    return fast.state_array(packed, position.light, position.dark)
+    return kernel_moves.state_array(packed, position.light, position.dark)
 
 
 @dataclass
@@ -149,7 +149,7 @@ class ScoredAgent:
         moves: tuple[Move, ...],
         rng: np.random.Generator,
     ) -> int:
-        scores = np.zeros(fast.MAX_MOVES, dtype=np.float64)
+        scores = np.zeros(kernel_moves.MAX_MOVES, dtype=np.float64)
         state = kernel_state(self.packed, position)
         n = fast.score_moves(
             int(self.kind),
@@ -177,7 +177,7 @@ def agent_weights(kind: FastAgent, rules: Rules, packed: IntArray) -> FloatArray
 
 def evaluate(packed: IntArray, position: Position, side: Side) -> float:
     """The kernel's leaf evaluation of ``position`` for ``side``."""
-    return float(fast.evaluate(packed, kernel_state(packed, position), int(side)))
+    return float(kernel_evaluation.evaluate(packed, kernel_state(packed, position), int(side)))
 
 
 @dataclass

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from generator.model.catalog import Catalog
-from generator.model.checks import PlayProblem, answer_problems
+from generator.model.catalog_contents import Catalog
+from generator.model.play_checks import PlayProblem, answer_problems
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate

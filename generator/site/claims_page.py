@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.claims.claim_checks import CHECKS, SECONDS_PER_THROW, ClaimResult
+from generator.claims.claim_checks import CHECKS
+from generator.claims.game_minutes import SECONDS_PER_THROW
+from generator.claims.verdicts import ClaimResult
 from generator.model.variant import Claim
 from generator.site.context import SiteContext, variant_page
 from generator.site.render import environment, render

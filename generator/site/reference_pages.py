@@ -16,7 +16,7 @@ from generator.engine.equivalence import (
     value_verdict,
     with_ruling,
 )
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Evidence, ResolvedVariant, Ruling, Source
 from generator.model.yamlsource import load_data
 from generator.sim.stats import family_size

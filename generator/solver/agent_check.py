@@ -30,7 +30,7 @@ from typing import Any
 
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant
 from generator.sim import results_files
 from generator.sim.agents import FastAgent

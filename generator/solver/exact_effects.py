@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant
 from generator.sim import results_files
 from generator.sim.variation import Change, canonical
@@ -43,7 +43,8 @@ from generator.solver.policy_eval import (
     ExactFigures,
     exact_figures,
 )
-from generator.solver.solve import estimate, game_key, rules_key, with_pieces
+from generator.solver.solve import game_key, rules_key, with_pieces
+from generator.solver.solve_estimate import estimate
 from generator.solver.solve_space import colour_symmetric, entry_groups
 
 EXACT_PIECES = 3

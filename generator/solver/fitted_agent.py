@@ -5,17 +5,17 @@ gap there needs a player that is strong without a solution. This one is fitted p
 from the data alone:
 
 1. **Fit.** The rulebook with fewer pieces (:func:`generator.solver.exact_effects.pieces_for`:
-   three a side on the 14- and 16-square routes, two on the 27-square ones) is solved
-   exactly, and every position's exact chance of winning (side to move) is fitted by least
-   squares (numpy's ``lstsq``, deterministic: no seed) to the simulator's features of that
-   position (:func:`generator.sim.fast.feature_row`: a constant; each side's progress within
-   the other's reach, weighted by the probabilities of the rulebook's throws; and, step by
-   step along the route, the share of each side's pieces standing there; all as fractions,
-   so the same weights read a seven-piece position).
-2. **Play.** For each legal move the agent evaluates the position after it, from the side of
-   the player then to throw (itself after an extra throw), which averages over that throw's
-   values: a one-ply expectimax (:func:`generator.sim.fast.fitted_score`), at the kernel's
-   speed. Of equal moves it plays the first, so it is one fixed policy.
+   three a side on the 14- and 16-square routes, two on the 27-square ones) is solved exactly, and
+   every position's exact chance of winning (side to move) is fitted by least squares (numpy's
+   ``lstsq``, deterministic: no seed) to the simulator's features of that position
+   (:func:`generator.sim.kernel_evaluation.feature_row`: a constant; each side's progress within the
+   other's reach, weighted by the probabilities of the rulebook's throws; and, step by step along
+   the route, the share of each side's pieces standing there; all as fractions, so the same weights
+   read a seven-piece position).
+2. **Play.** For each legal move the agent evaluates the position after it, from the side of the
+   player then to throw (itself after an extra throw), which averages over that throw's values: a
+   one-ply expectimax (:func:`generator.sim.kernel_evaluation.fitted_score`), at the kernel's speed.
+   Of equal moves it plays the first, so it is one fixed policy.
 3. **Check, exactly.** At the fitted piece count the agent's own policy is evaluated exactly
    (no sampling) against a random player and against perfect play, from both seats
    (:class:`Fit`); perfect play's own figures there are the exact evaluation's
@@ -54,7 +54,8 @@ RESULTS_FILE = results_files.RESULTS_DIR / "fitted-agent.json"
 
 
 def feature_names(rules: Rules) -> list[str]:
-    """What each weight multiplies, in order (:func:`generator.sim.fast.feature_row`)."""
+    """What each weight multiplies, in order
+    (:func:`generator.sim.kernel_evaluation.feature_row`)."""
     steps = ["in hand", *(f"on step {k}" for k in range(1, rules.off)), "borne off"]
     return [
         "constant",
@@ -124,7 +125,7 @@ def state_count(rules: Rules) -> int:
     them, without the memory figures it computes too: those need each layer's sweep order
     (a compiled kernel), and a build asks for the count of every rulebook's small games only
     to find its committed fit."""
-    from generator.solver.solve import MAX_COUNTED_CONFIGURATIONS, estimate
+    from generator.solver.solve_estimate import MAX_COUNTED_CONFIGURATIONS, estimate
     from generator.solver.solve_index import build_index
     from generator.solver.solve_space import code_space, enumerate_configurations, geometry
 
@@ -141,7 +142,7 @@ def fit(rules: Rules) -> Fit:
     from generator.solver import policy_kernels as pk
     from generator.solver import solve_kernels as kernels
     from generator.solver.policy_eval import TOLERANCE, warm_up
-    from generator.solver.solve import LENGTH_TOLERANCE, MAX_SWEEPS
+    from generator.solver.solve_layer import LENGTH_TOLERANCE, MAX_SWEEPS
     from generator.solver.solve_small import small_game
     from generator.solver.solve_space import state_index
 

@@ -1,10 +1,11 @@
 """Native kernels of the fitted agent's exact evaluation (:mod:`generator.solver.fitted_agent`).
 
-They read the solver's positions as :func:`generator.solver.solve_kernels.build_transitions`
-does (a state index ``(p * C + mover) * C + opponent``, loaded into the simulator kernel's
-state array by :func:`generator.solver.solve_moves.load_state`) and call the simulator's own
-evaluation (:func:`generator.sim.fast.feature_row`, :func:`generator.sim.fast.fitted_score`), so
-the agent evaluated exactly here is the agent the simulator plays.
+They read the solver's positions as :func:`generator.solver.solve_kernels.build_transitions` does (a
+state index ``(p * C + mover) * C + opponent``, loaded into the simulator kernel's state array by
+:func:`generator.solver.solve_moves.load_state`) and call the simulator's own evaluation
+(:func:`generator.sim.kernel_evaluation.feature_row`,
+:func:`generator.sim.kernel_evaluation.fitted_score`), so the agent evaluated exactly here is the
+agent the simulator plays.
 """
 
 from __future__ import annotations
@@ -12,15 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from generator.sim.fast import (
-    MAX_MOVES,
-    MOVE_WIDTH,
-    Header,
-    feature_row,
-    fitted_score,
-    header,
-    legal_moves,
-)
+from generator.sim.kernel_evaluation import feature_row, fitted_score
+from generator.sim.kernel_moves import MAX_MOVES, MOVE_WIDTH, Header, header, legal_moves
 from generator.solver.solve_kernels import option_worth
 from generator.solver.solve_moves import load_state
 

@@ -32,22 +32,18 @@ from typing import Any
 
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim import results_files
 from generator.sim.variation import Change, canonical
 from generator.solver.fitted_agent import committed_weights
 from generator.solver.policy_eval import ZERO_EFFECT
 from generator.solver.published import PERFECT_FIRST_PLAYER
-from generator.solver.solve import (
+from generator.solver.solve import SOLVER_VERSION, game_key, solution_path, solve, starting_point
+from generator.solver.solve_estimate import (
     ESTIMATE_VERSION,
     PROCESS_BYTES,
     PROCESS_COUNTED_SINCE,
-    SOLVER_VERSION,
     estimate,
-    game_key,
-    solution_path,
-    solve,
-    starting_point,
 )
 
 RESULTS_FORMAT = 1

@@ -39,14 +39,10 @@ from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side
 from generator.sim.cache_files import read_json, write_json
 from generator.solver import solve
-from generator.solver.solve import (
-    LENGTH_TOLERANCE,
-    MAX_SWEEPS,
-    SolveRefused,
-    estimate,
-    rules_key,
-    with_pieces,
-)
+from generator.solver.solution import SolveRefused
+from generator.solver.solve import rules_key, with_pieces
+from generator.solver.solve_estimate import estimate
+from generator.solver.solve_layer import LENGTH_TOLERANCE, MAX_SWEEPS
 from generator.solver.solve_small import small_game
 from generator.solver.solve_space import Configurations, FloatArray, Geometry, state_index
 

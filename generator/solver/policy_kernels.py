@@ -7,7 +7,7 @@ place (Gauss-Seidel) until the largest change in a sweep is below the tolerance.
 function returns ``(sweeps, last change)``, sweeps ``-1`` when ``max_sweeps`` passed first.
 
 The uniformly random player picks each option of a row with the same probability, as the
-simulator's random agent picks among :func:`generator.sim.fast.legal_moves` (the same moves,
+simulator's random agent picks among :func:`generator.sim.kernel_moves.legal_moves` (the same moves,
 one per distinct piece position, with the voluntary pass last).
 """
 

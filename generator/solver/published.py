@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 
 FINKEL_MOVES = 143.81
 """RoyalUr-Java, 1,336,400 games (royalur's 20,000 games gave 143.69 ± 0.14)."""

@@ -1,10 +1,10 @@
 """Native kernels of the exact solver: move generation, value iteration, expected length.
 
 Moves come from the simulator's compiled rules (:mod:`generator.solver.solve_moves`, which calls
-:func:`generator.sim.fast.legal_moves` and :func:`generator.sim.fast.apply_move`): the rules
-exist once in native code. ``tests/test_solve.py`` checks the solved values against the
-reference engine position by position. These kernels store every option of a layer, which is
-simple and fast for small games (the exact policy evaluations read them);
+:func:`generator.sim.kernel_moves.legal_moves` and :func:`generator.sim.kernel_moves.apply_move`):
+the rules exist once in native code. ``tests/test_solve.py`` checks the solved values against the
+reference engine position by position. These kernels store every option of a layer, which is simple
+and fast for small games (the exact policy evaluations read them);
 :mod:`generator.solver.solve_sweeps` solves the large games without storing options.
 
 An option is encoded as one integer: ``WIN`` when the move bears off the mover's last piece,
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
+from generator.sim.kernel_moves import MAX_MOVES, MOVE_WIDTH, header
 from generator.solver.solve_moves import WIN, load_state, successors
 
 __all__ = ["WIN", "build_transitions", "classify_states", "iterate_values"]

@@ -12,7 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.engine.rules import Rules
-from generator.solver.solve import Checkpoints, Solution, solution_path, starting_point
+from generator.solver.solution import Solution
+from generator.solver.solve import solution_path, starting_point
+from generator.solver.solve_checkpoints import Checkpoints
 from generator.solver.solve_space import geometry
 
 FULL_GAME_TOLERANCE = 1e-13

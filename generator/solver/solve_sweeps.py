@@ -48,14 +48,15 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np
 from numba import njit, prange
 
-from generator.sim.fast import MAX_MOVES, header, kernel
+from generator.sim.kernel_moves import MAX_MOVES, header, kernel
 from generator.solver.solve_moves import WIN, MoveArrays, table_successors
 
 # The helpers called once per option or throw (state_id, _option, _worth, _backup, _stands, and
 # solve_moves' load_state, config_id and successors) are inlined and skip numba's reference
-# counting of their array arguments, as the simulator's kernel does (generator.sim.fast.kernel):
-# as plain calls, passing their arrays cost a quarter of a solve's processor time (four-piece
-# Finkel, one run each: 91.9 s before, 68.0 s after, the same bits).
+# counting of their array arguments, as the simulator's kernel does
+# (generator.sim.kernel_moves.kernel): as plain calls, passing their arrays cost a quarter of a
+# solve's processor time (four-piece Finkel, one run each: 91.9 s before, 68.0 s after, the same
+# bits).
 
 WIN_CODE = np.uint32(2**32 - 1)
 CHUNKS = 64

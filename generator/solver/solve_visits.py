@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from generator.engine.position import start_position
-from generator.solver.solve import Solution
+from generator.solver.solution import Solution
 from generator.solver.solve_small import layer_states, transitions
 from generator.solver.solve_space import FloatArray
 

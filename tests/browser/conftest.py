@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, ViewportSize, sync_playwright
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Ruling
 
 from .htmlscan import PageScan, scan_html

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.site.compare_pages import Comparer, Row, comparison_rows
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 
 from .conftest import OpenPage
 from .reader import ServedSite

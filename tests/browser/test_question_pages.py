@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 

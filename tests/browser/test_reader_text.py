@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 
 from .readertext import (
     all_pages,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 
 from .conftest import PHONE, OpenPage
 from .reader import ServedSite

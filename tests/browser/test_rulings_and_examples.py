@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Browser, Page
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Evidence
 from generator.site.vocabulary import Vocabulary
 

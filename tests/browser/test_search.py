@@ -20,7 +20,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import pytest
 from playwright.sync_api import Page
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Ruling
 
 from .conftest import SitePage
