@@ -150,14 +150,6 @@ class Suite:
     def by_variant(self, variant: str) -> list[Record]:
         return [r for r in self.records() if r["variant"] == variant]
 
-    def by_pairing(self, first: str, second: str) -> dict[str, Record]:
-        """Variant -> record of ``first`` (moving first) against ``second``, unchanged rules."""
-        return {
-            r["variant"]: r
-            for r in self.records()
-            if r["agents"] == [first, second] and not r["changes"]
-        }
-
     def by_question(self) -> dict[str, list[Effect]]:
         grouped: dict[str, list[Effect]] = {}
         for effect in self.effects:
