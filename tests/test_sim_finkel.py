@@ -1,11 +1,11 @@
 """Random against random on Finkel's rules agrees with the published figures.
 
-Published (``/work/shared/research/peers.md``): RoyalUr-Java, 1,336,400 games: 143.81 moves,
-156.50 throws, first player wins 51.15% ± 0.04; the standard deviations (20.0 moves, 22.3
-throws) are royalur's, from 20,000 games. With n games here, each mean's standard error is
-sd / sqrt(n); the tolerance is four standard errors plus the rounding of the published figure
-and four of the published run's (1,336,400 games), so a correct
-kernel fails about once in 15,000 runs.
+Published (:mod:`generator.solver.published`): RoyalUr-Java
+(https://github.com/RoyalUr/RoyalUr-Java), 1,336,400 games: 143.81 moves, 156.50 throws, first
+player wins 51.15% ± 0.04; the standard deviations (20.0 moves, 22.3 throws) are royalur's, from
+20,000 games. With n games here, each mean's standard error is sd / sqrt(n); the tolerance is four
+standard errors plus the rounding of the published figure and four of the published run's (1,336,400
+games), so a correct kernel fails about once in 15,000 runs.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The exact solver against published values, closed forms and the reference engine.
 
-Published values (``/work/shared/research/peers.md``): Finkel's rules as RoyalUr.net plays them
-(Bell's 14-square route, four binary dice, a rosette gives another throw, the central rosette
-is safe) give light, moving first, 53.0049839525 % with one piece a side and 51.8572907496 % with
-two (RoyalUr-Java's trainer, reproduced with royalur's move generation). Closed forms (jheled,
-``doc/solve.rst``): one piece each on its last square, the side to move wins 4/7; the side to
-move one square further back wins 116/161.
+Published values (RoyalUr-Java's trainer, https://github.com/RoyalUr/RoyalUr-Java): Finkel's rules
+as RoyalUr.net plays them (Bell's 14-square route, four binary dice, a rosette gives another throw,
+the central rosette is safe) give light, moving first, 53.0049839525 % with one piece a side and
+51.8572907496 % with two (RoyalUr-Java's trainer, reproduced with royalur's move generation). Closed
+forms (jheled, ``doc/solve.rst``): one piece each on its last square, the side to move wins 4/7; the
+side to move one square further back wins 116/161.
 
 The Bellman checks compare every solved value with one step of the reference engine
 (:mod:`generator.engine.moves`), so the solver's own move generation is tested rule by rule.

@@ -20,9 +20,9 @@ not stored. A layer is solved by modified policy iteration on every core
 (:mod:`generator.solver.solve_sweeps`; between full sweeps, the few positions where the error
 lingers are swept on their own) until a sweep that generates every move changes no value
 by more than the tolerance, the stopping rule of plain value iteration (RoyalUr-Java's
-``LutTrainer`` stops the same way, see ``/work/shared/research/peers.md``). With the optimal
-policy fixed, the expected number of throws left, ``E(s) = 1 + sum_t p(t) * E(next)``, is found
-by the same sweeps. With a cache folder, each finished layer is checkpointed there and an
+``lut/LutTrainer.java``, https://github.com/RoyalUr/RoyalUr-Java, stops the same way). With the
+optimal policy fixed, the expected number of throws left, ``E(s) = 1 + sum_t p(t) * E(next)``, is
+found by the same sweeps. With a cache folder, each finished layer is checkpointed there and an
 interrupted solve resumes (:class:`generator.solver.solve_checkpoints.Checkpoints`).
 
 Where moving is optional, both sides may prefer to decline for ever; such states (and every
