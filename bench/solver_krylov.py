@@ -127,14 +127,16 @@ def main() -> int:
 
     preconditioner = spla.LinearOperator((size, size), matvec=lambda r: sweep(np.zeros(size), r))
     calls: list[object] = []
-    for name, solve_with, cost in (
+    Run = Callable[[Callable[[object], None]], Any]  # a Krylov solve, its callback given
+    krylov: tuple[tuple[str, Run, int], ...] = (
         ("GMRES(30)", lambda cb: spla.gmres(
             A, b, x0=np.full(size, 0.5), M=preconditioner, rtol=1e-14, atol=0, restart=30,
             maxiter=1000, callback=cb, callback_type="pr_norm"), 2),
         ("BiCGSTAB", lambda cb: spla.bicgstab(
             A, b, x0=np.full(size, 0.5), M=preconditioner, rtol=1e-14, atol=0, maxiter=1000,
             callback=cb), 4),
-    ):  # fmt: skip
+    )  # fmt: skip
+    for name, solve_with, cost in krylov:
         calls.clear()
         x, _ = solve_with(calls.append)
         print(f"{name} iterations: {len(calls)} iterations")

@@ -32,8 +32,12 @@ from generator.solver import solve_layer  # noqa: E402
 from generator.solver.solve_small import small_game  # noqa: E402
 from generator.solver.solve_space import state_index  # noqa: E402
 
-POLICIES = (("exact, first", 0, False), ("exact, last", 0, True))
-POLICIES += (("16-bit, first", 65535, False), ("16-bit, last", 65535, True))
+POLICIES = (
+    ("exact, first", 0, False),
+    ("exact, last", 0, True),
+    ("16-bit, first", 65535, False),
+    ("16-bit, last", 65535, True),
+)
 
 
 def main(variant: str) -> int:

@@ -31,9 +31,10 @@ from typing import Any
 import numba
 import numpy as np
 import pytest
-from conftest import VARIANTS, rules_for, throw_dice, variant_ids
+from conftest import VARIANTS, rules_for, variant_ids
 
 from generator.cli import main
+from generator.engine.goldens import throw_dice
 from generator.engine.moves import PASS, Move, legal_moves, successors, winner
 from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, parse_position, start_position

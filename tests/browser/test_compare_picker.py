@@ -22,9 +22,9 @@ from generator.model.catalog_contents import Catalog
 from generator.site.compare_pages import Comparer, Row, comparison_rows
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
+from generator.site.local_server import ServedSite
 
 from .conftest import DESKTOP, PHONE, OpenPage, record_screenshot
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

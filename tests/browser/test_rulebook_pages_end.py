@@ -23,10 +23,10 @@ import pytest
 from playwright.sync_api import ViewportSize
 
 from generator.model.catalog_contents import Catalog
+from generator.site.local_server import ServedSite
 from generator.site.vocabulary import _data as vocabulary_data
 
 from .conftest import PHONE, OpenPage, record_screenshot
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

@@ -22,10 +22,10 @@ from playwright.sync_api import Page
 
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Ruling
+from generator.site.local_server import ServedSite
 
 from .conftest import SitePage
 from .htmlscan import WORD
-from .reader import ServedSite
 from .views import heading_view_problem
 
 pytestmark = pytest.mark.browser
