@@ -1,4 +1,4 @@
-"""The no-draw claim's check (generator/claims/claim_checks.py) finds a draw where the rules
+"""The no-draw claim's check (generator/claims/reachability.py) finds a draw where the rules
 allow one: a rule under which both sides can finish on the same move, and dice under which no
 game can ever be won, each make it fail; the rules as published pass."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.claims import claim_checks
+from generator.claims import reachability as reachability_module
 from generator.claims.claim_checks import check_claim
 from generator.claims.reachability import _small, reachability
 from generator.claims.verdicts import CONTRADICTED, SUPPORTED, CheckSettings, ClaimResult
@@ -59,7 +59,7 @@ def test_the_published_rules_allow_no_draw(catalog: Catalog) -> None:
 def test_a_rule_letting_both_sides_finish_together_is_found(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(claim_checks, "apply_move", _finishing_together)
+    monkeypatch.setattr(reachability_module, "apply_move", _finishing_together)
     result = _check(catalog)
     assert result.verdict == CONTRADICTED
     assert int(result.numbers["moves after which both sides have finished"]) > 0

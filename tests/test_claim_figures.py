@@ -1,5 +1,5 @@
 """The claim checks' committed figures (results/claim-figures.json,
-generator/claims/claim_checks.py; issue 15 item 6): a cold build reads every sampled figure and
+generator/claims/figures.py; issue 15 item 6): a cold build reads every sampled figure and
 reachability tally from the file and plays no game; a figure whose key changed (other games, another
 seed, changed rules) is computed again and named with the command that commits it; a damaged file is
 reported (file and fix) and the checks compute instead."""
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from generator.claims import claim_checks
+from generator.claims import reachability as reachability_module
 from generator.claims.figures import (
     FIGURES_FILE,
     FIGURES_FORMAT,
@@ -40,8 +40,8 @@ def refuse_to_compute(patch: pytest.MonkeyPatch) -> None:
     """Make the simulator, the reference engine's sampled games, the reachability count and
     the solver fail if called."""
     patch.setattr(fast, "play_games", refuse)
-    patch.setattr(claim_checks, "entry_blocked_sampled", refuse)
-    patch.setattr(claim_checks, "reachability", refuse)
+    patch.setattr(reachability_module, "entry_blocked_sampled", refuse)
+    patch.setattr(reachability_module, "reachability", refuse)
     patch.setattr("generator.solver.solve.solve", refuse)
 
 
@@ -87,8 +87,10 @@ def test_a_stale_figure_is_computed_again_and_named(
     figures are computed again, from the games played now, and each is reported with the
     command that commits it."""
     monkeypatch.setattr(fast, "play_games", made_up_games)
-    monkeypatch.setattr(claim_checks, "entry_blocked_sampled", lambda rules, games, seed: (0, 9))
-    monkeypatch.setattr(claim_checks, "reachability", refuse)
+    monkeypatch.setattr(
+        reachability_module, "entry_blocked_sampled", lambda rules, games, seed: (0, 9)
+    )
+    monkeypatch.setattr(reachability_module, "reachability", refuse)
     said: list[str] = []
     seed = Settings(cache_root=tmp_path).seed + 1
     verdicts = check_claims(catalog, settings(tmp_path, said, seed))
