@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import repository_catalog, rules_for
 
-from generator.claims import claim_checks
+from generator.claims import central_rosette
 from generator.claims.claim_checks import check_claim
 from generator.claims.holder_wins import holder_wins
 from generator.claims.verdicts import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings
@@ -136,8 +136,8 @@ def test_central_rosette_verdict_follows_the_reading(
     with the claim's own threshold, at each piece count: above everywhere supported, at or
     below everywhere contradicted, else partly."""
     for name in ("HOLDER_PIECES", "BUILD_PIECES", "WORTH_PIECES"):
-        monkeypatch.setattr(claim_checks, name, (1, 2))
-    monkeypatch.setattr(claim_checks, "committed_worths", lambda **_: {})
+        monkeypatch.setattr(central_rosette, name, (1, 2))
+    monkeypatch.setattr(central_rosette, "committed_worths", lambda **_: {})
     catalog = repository_catalog()
     claim = next(
         c
