@@ -41,8 +41,8 @@ browser:
 	bash scripts/install-chromium.sh
 
 test: setup-test browser
-	$(BIN)/ruff check generator tests
-	$(BIN)/ruff format --check generator tests
+	$(BIN)/ruff check generator tests bench scripts
+	$(BIN)/ruff format --check generator tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 

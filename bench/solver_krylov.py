@@ -48,10 +48,11 @@ def main() -> int:
 
     from generator.engine.rules import compile_rules
     from generator.model.catalog import load_valid_catalog
-    from generator.sim import solve as solver
-    from generator.sim import solve_sweeps as sweeps
-    from generator.sim.solve_index import build_index
-    from generator.sim.solve_space import enumerate_configurations, geometry
+    from generator.solver import solve as solver
+    from generator.solver import solve_estimate
+    from generator.solver import solve_sweeps as sweeps
+    from generator.solver.solve_index import build_index
+    from generator.solver.solve_space import enumerate_configurations, geometry
 
     root = Path(__file__).resolve().parents[1]
     rules = compile_rules(load_valid_catalog(root / "variants").resolve(args.variant))
@@ -60,10 +61,10 @@ def main() -> int:
     geo = geometry(rules)
     configs = enumerate_configurations(rules, geo)
     index = build_index(geo, configs)
-    moves = solver._move_table(geo, configs)
+    moves = solve_estimate.checked_move_table(geo, configs)
     layer = int(np.argmax(index.layer_sizes))
     base, size = int(index.layer_base[layer]), int(index.layer_sizes[layer])
-    order, places, wave_start, largest = solver.sweep_order(geo, configs, index, layer)
+    order, places, wave_start, largest = solve_estimate.sweep_order(geo, configs, index, layer)
     waves = wave_start.shape[0] - 1
     throws, probs = int(geo.throw_values.shape[0]), geo.throw_probs
     policy = np.empty(size * throws, dtype=np.uint32)
@@ -126,14 +127,16 @@ def main() -> int:
 
     preconditioner = spla.LinearOperator((size, size), matvec=lambda r: sweep(np.zeros(size), r))
     calls: list[object] = []
-    for name, solve_with, cost in (
+    Run = Callable[[Callable[[object], None]], Any]  # a Krylov solve, its callback given
+    krylov: tuple[tuple[str, Run, int], ...] = (
         ("GMRES(30)", lambda cb: spla.gmres(
             A, b, x0=np.full(size, 0.5), M=preconditioner, rtol=1e-14, atol=0, restart=30,
             maxiter=1000, callback=cb, callback_type="pr_norm"), 2),
         ("BiCGSTAB", lambda cb: spla.bicgstab(
             A, b, x0=np.full(size, 0.5), M=preconditioner, rtol=1e-14, atol=0, maxiter=1000,
             callback=cb), 4),
-    ):  # fmt: skip
+    )  # fmt: skip
+    for name, solve_with, cost in krylov:
         calls.clear()
         x, _ = solve_with(calls.append)
         print(f"{name} iterations: {len(calls)} iterations")

@@ -10,7 +10,7 @@ solves the layer again from them (the layers above it are read, as in a solve) a
 layer's figures, the wall time of each kernel the solver called, and the largest difference
 from the checkpoint's values and lengths (0 when the solver is unchanged: the same bits), then
 for each Bellman sweep the share of throws whose moves it generated (the others kept their
-stored choice, :func:`generator.sim.solve_sweeps._bellman_wave`) and the drift it started from.
+stored choice, :func:`generator.solver.solve_sweeps._bellman_wave`) and the drift it started from.
 With ``--start fitted`` the layer starts from the fitted evaluation, as ``ur-variants
 full-games`` solves do (``--checkpoint`` names such a solve's folder). Run it on two checkouts
 in turn, each twice (old, new, old, new), to compare a change to the sweeps on a layer of a
@@ -118,10 +118,11 @@ def main() -> int:
 
     from generator.engine.rules import compile_rules
     from generator.model.catalog import load_valid_catalog
-    from generator.sim import solve as solver
-    from generator.sim import solve_sweeps as sweeps
-    from generator.sim.solve_index import build_index
-    from generator.sim.solve_space import enumerate_configurations, geometry
+    from generator.solver import solve as solver
+    from generator.solver import solve_estimate, solve_layer
+    from generator.solver import solve_sweeps as sweeps
+    from generator.solver.solve_index import build_index
+    from generator.solver.solve_space import enumerate_configurations, geometry
 
     root = Path(__file__).resolve().parents[1]
     rules = compile_rules(load_valid_catalog(root / "variants").resolve(args.variant))
@@ -140,15 +141,15 @@ def main() -> int:
     saved_values = np.load(folder / "values.npy", mmap_mode="r")
     saved_lengths = np.load(folder / "lengths.npy", mmap_mode="r")
     values, lengths = np.array(saved_values), np.array(saved_lengths)
-    moves = solver._move_table(geo, configs)
+    moves = solve_estimate.checked_move_table(geo, configs)
     spent = timed(sweeps, KERNELS)
     generation = generation_counted(sweeps)
     start = None
     if args.start == "fitted":
-        from generator.sim.fitted_agent import weights_for
+        from generator.solver.fitted_agent import weights_for
 
         start = solver.starting_point(rules, weights_for(rules))
-    record = solver._solve_layer(
+    record = solve_layer.solve_layer(
         rules, geo, configs, index, moves, args.layer, values, lengths, args.tolerance,
         start=start,
     )  # fmt: skip

@@ -58,10 +58,11 @@ def main() -> int:
 
     from generator.engine.rules import compile_rules
     from generator.model.catalog import load_valid_catalog
-    from generator.sim import solve as solver
-    from generator.sim import solve_sweeps as sweeps
-    from generator.sim.solve_index import build_index
-    from generator.sim.solve_space import enumerate_configurations, geometry
+    from generator.solver import solve as solver
+    from generator.solver import solve_estimate
+    from generator.solver import solve_sweeps as sweeps
+    from generator.solver.solve_index import build_index
+    from generator.solver.solve_space import enumerate_configurations, geometry
 
     root = Path(__file__).resolve().parents[1]
     rules = compile_rules(load_valid_catalog(root / "variants").resolve(args.variant))
@@ -70,13 +71,13 @@ def main() -> int:
     geo = geometry(rules)
     configs = enumerate_configurations(rules, geo)
     index = build_index(geo, configs)
-    moves = solver._move_table(geo, configs)
+    moves = solve_estimate.checked_move_table(geo, configs)
     sizes = index.layer_sizes
     layer = int(np.argmax(sizes)) if args.layer is None else args.layer
     base = int(index.layer_base[layer])
     size = int(sizes[layer])
     table_args = (index.borne, index.mask_id, index.rank, index.prefix, index.start)
-    order, places, wave_start, largest = solver.sweep_order(geo, configs, index, layer)
+    order, places, wave_start, largest = solve_estimate.sweep_order(geo, configs, index, layer)
     waves = wave_start.shape[0] - 1
 
     rng = np.random.default_rng(1)

@@ -2,7 +2,8 @@
 
 The package is a one-way pipeline; each layer imports only the layers before it:
 
-    model (YAML -> validated model) -> engine -> sim (agents, records, solver)
+    model (YAML -> validated model) -> engine -> sim (kernel, agents, records)
+          -> solver (exact play) -> claims (the sources' claims checked)
           -> measure (the figures the site reports) -> site (pages) -> commands, cli
 
 ``tests/test_layers.py`` walks every import (also those inside functions and under

@@ -13,16 +13,13 @@ test-artifacts/heights/).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from playwright.sync_api import ViewportSize, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+from generator.site.local_server import CHROMIUM_ARGS, find_chromium, serve
 
-from browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from browser.reader import serve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SCREENS: dict[str, ViewportSize] = {
     "desktop": {"width": 1366, "height": 900},
@@ -37,9 +34,12 @@ def main() -> None:
     parser.add_argument("--shots", type=Path, default=ROOT / "test-artifacts" / "heights")
     args = parser.parse_args()
     args.shots.mkdir(parents=True, exist_ok=True)
+    chromium = find_chromium()
+    if chromium is None:
+        raise SystemExit("chromium is not installed; run `bash scripts/install-chromium.sh`")
     with serve(args.site) as served, sync_playwright() as driver:
         browser = driver.chromium.launch(
-            executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+            executable_path=chromium, headless=True, args=CHROMIUM_ARGS
         )
         for path in args.pages:
             name = path.strip("/").replace("/", "-") or "home"

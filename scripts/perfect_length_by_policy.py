@@ -26,13 +26,18 @@ sys.path.insert(0, str(ROOT))
 from generator.engine.position import start_position  # noqa: E402
 from generator.engine.rules import compile_rules  # noqa: E402
 from generator.model.catalog import load_valid_catalog  # noqa: E402
-from generator.sim import solve as solver  # noqa: E402
-from generator.sim import solve_kernels as kernels  # noqa: E402
-from generator.sim.solve_small import small_game  # noqa: E402
-from generator.sim.solve_space import state_index  # noqa: E402
+from generator.solver import solve as solver  # noqa: E402
+from generator.solver import solve_kernels as kernels  # noqa: E402
+from generator.solver import solve_layer  # noqa: E402
+from generator.solver.solve_small import small_game  # noqa: E402
+from generator.solver.solve_space import state_index  # noqa: E402
 
-POLICIES = (("exact, first", 0, False), ("exact, last", 0, True))
-POLICIES += (("16-bit, first", 65535, False), ("16-bit, last", 65535, True))
+POLICIES = (
+    ("exact, first", 0, False),
+    ("exact, last", 0, True),
+    ("16-bit, first", 65535, False),
+    ("16-bit, last", 65535, True),
+)
 
 
 def main(variant: str) -> int:
@@ -62,8 +67,8 @@ def main(variant: str) -> int:
                 chosen,
                 geo.throw_probs,
                 lengths[name],
-                solver.LENGTH_TOLERANCE,
-                solver.MAX_SWEEPS,
+                solve_layer.LENGTH_TOLERANCE,
+                solve_layer.MAX_SWEEPS,
             )
         print(f"layer {layer.number}: {layer.size:,} states in {time.time() - began:.0f} s")
         del layer  # its options: the next layer's are built before the loop sets it again

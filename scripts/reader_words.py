@@ -5,7 +5,7 @@
 Prints one `name: value` line per figure, then the most frequent words of each kind. Machine
 words are counted on every page but the few about the machinery (the ruling index by id, the
 implementers' statistics page, the edition log), workshop words on every page (the definitions
-are in tests/browser/readertext.py, which the reader-text test uses too).
+are in generator/site/reader_text.py, which the reader-text test uses too).
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-
-from browser.readertext import (  # noqa: E402
+from generator.model.catalog import load_valid_catalog
+from generator.site.reader_text import (
     all_pages,
     machine_tokens,
     page_machine_words,
@@ -26,7 +24,7 @@ from browser.readertext import (  # noqa: E402
     workshop_words,
 )
 
-from generator.model.catalog import load_valid_catalog  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:

@@ -19,9 +19,9 @@ from generator.sim.agents import (
     same_play_as,
 )
 from generator.sim.encode import encode_rules
-from generator.sim.published import finkel_variant
 from generator.sim.runner import play_python_game
 from generator.sim.stats import wilson
+from generator.solver.published import finkel_variant
 
 
 @pytest.mark.parametrize("variant", [v for v in variant_ids() if simulated(v)])

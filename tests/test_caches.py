@@ -18,18 +18,14 @@ import pytest
 from conftest import repository_catalog
 
 from generator import files
+from generator.claims.figures import figure_cache_path, figure_key
+from generator.claims.reachability import _reachability_cached
+from generator.claims.verdicts import CheckSettings, ClaimResult
 from generator.engine.rules import Rules, compile_rules
 from generator.sim import cache_files
-from generator.sim.claim_checks import (
-    CheckSettings,
-    ClaimResult,
-    _cache_path,
-    _key,
-    _reachability_cached,
-)
 from generator.sim.records import RecordSpec, load_record, record_path, save_record, simulate
 from generator.sim.sanity import FigureError, check_record, exact_problems, result_problems
-from generator.sim.solve import solution_path, solve, with_pieces
+from generator.solver.solve import solution_path, solve, with_pieces
 
 GAMES = 200
 
@@ -191,7 +187,7 @@ def test_a_damaged_claim_check_is_reported_and_checked_again(
     settings = CheckSettings(games=10, seed=1, cache_dir=tmp_path)
     rules = finkel(1)
     first = _reachability_cached(rules, settings)
-    path = _cache_path(settings, _key("reachability", rules, {}))
+    path = figure_cache_path(settings, figure_key("reachability", rules, {}))
     assert path is not None and path.is_file()
     CLAIM_DAMAGE[damage](path)
     capsys.readouterr()
@@ -248,7 +244,7 @@ def test_refresh_checks_again_and_replaces_the_cached_tally(tmp_path: Path) -> N
     settings = CheckSettings(games=10, seed=1, cache_dir=tmp_path)
     rules = finkel(1)
     first = _reachability_cached(rules, settings)
-    path = _cache_path(settings, _key("reachability", rules, {}))
+    path = figure_cache_path(settings, figure_key("reachability", rules, {}))
     assert path is not None
     stale = {**_envelope(path)["payload"], "positions": 1}
     cache_files.write_json(path, stale)  # a well-formed entry from an older engine
@@ -263,9 +259,9 @@ def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.M
     engine cross-checks."""
     from generator.engine.equivalence import same_game_swaps
     from generator.measure import claims, cross_checks, exact, suite
-    from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
     from generator.site.pipeline import BuildOptions, measure_settings
+    from generator.solver import solve as solve_module
 
     solution = solve(finkel(1), cache_dir=tmp_path)
     seen: dict[str, set[bool]] = {"suite": set(), "solve": set(), "claims": set()}
@@ -345,9 +341,9 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
 
     from generator.cli import main
     from generator.measure import claims, cross_checks, exact, suite
-    from generator.sim import solve as solve_module
     from generator.sim.suite import Suite
     from generator.site.site_folder import STAMP
+    from generator.solver import solve as solve_module
 
     root = copy_project(tmp_path / "project")
     site = root / "site"

@@ -1,4 +1,4 @@
-"""The no-draw claim's check (generator/sim/claim_checks.py) finds a draw where the rules
+"""The no-draw claim's check (generator/claims/reachability.py) finds a draw where the rules
 allow one: a rule under which both sides can finish on the same move, and dice under which no
 game can ever be won, each make it fail; the rules as published pass."""
 
@@ -10,13 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from generator.claims import reachability as reachability_module
+from generator.claims.claim_checks import check_claim
+from generator.claims.reachability import _small, reachability
+from generator.claims.verdicts import CONTRADICTED, SUPPORTED, CheckSettings, ClaimResult
 from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
-from generator.sim import claim_checks
-from generator.sim.claim_checks import CONTRADICTED, SUPPORTED, CheckSettings, check_claim
 
 DATA = Path(__file__).parent / "data" / "site" / "variants"
 
@@ -31,7 +34,7 @@ def _no_draw(catalog: Catalog) -> Claim:
     return claim
 
 
-def _check(catalog: Catalog) -> claim_checks.ClaimResult:
+def _check(catalog: Catalog) -> ClaimResult:
     return check_claim(catalog, _no_draw(catalog), CheckSettings(games=20, seed=1, cache_dir=None))
 
 
@@ -56,7 +59,7 @@ def test_the_published_rules_allow_no_draw(catalog: Catalog) -> None:
 def test_a_rule_letting_both_sides_finish_together_is_found(
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(claim_checks, "apply_move", _finishing_together)
+    monkeypatch.setattr(reachability_module, "apply_move", _finishing_together)
     result = _check(catalog)
     assert result.verdict == CONTRADICTED
     assert int(result.numbers["moves after which both sides have finished"]) > 0
@@ -65,10 +68,10 @@ def test_a_rule_letting_both_sides_finish_together_is_found(
 def test_dice_that_can_never_bear_off_make_every_game_endless(catalog: Catalog) -> None:
     """Throws of 0 and 2 only, with exact bearing off one step past an even route: no piece
     can ever leave, so no game can be won and every one is drawn by never ending."""
-    rules = claim_checks._small(compile_rules(catalog.resolve("fixture-game")))
+    rules = _small(compile_rules(catalog.resolve("fixture-game")))
     assert rules.exact_bear_off and (rules.route_length + 1) % 2 == 1
     even = dataclasses.replace(rules, throws=((0, Fraction(1, 2)), (2, Fraction(1, 2))))
-    found = claim_checks.reachability(even)
+    found = reachability(even)
     assert found.unending == found.positions > 0
     assert found.drawn_moves == 0
     start = start_position(even)

@@ -1,8 +1,8 @@
-"""The claim checks' committed figures (results/claim-figures.json, generator/sim/claim_checks.py;
-issue 15 item 6): a cold build reads every sampled figure and reachability tally from the file
-and plays no game; a figure whose key changed (other games, another seed, changed rules) is
-computed again and named with the command that commits it; a damaged file is reported (file
-and fix) and the checks compute instead."""
+"""The claim checks' committed figures (results/claim-figures.json,
+generator/claims/figures.py; issue 15 item 6): a cold build reads every sampled figure and
+reachability tally from the file and plays no game; a figure whose key changed (other games, another
+seed, changed rules) is computed again and named with the command that commits it; a damaged file is
+reported (file and fix) and the checks compute instead."""
 
 from __future__ import annotations
 
@@ -13,17 +13,20 @@ from typing import Any
 import numpy as np
 import pytest
 
-from generator.measure.claims import check_claims
-from generator.measure.core import Settings
-from generator.model.catalog import Catalog
-from generator.sim import claim_checks, fast, results_files
-from generator.sim.claim_checks import (
+from generator.claims import reachability as reachability_module
+from generator.claims.figures import (
     FIGURES_FILE,
     FIGURES_FORMAT,
-    UNCHECKED,
     WRITE_COMMAND,
     committed_figures,
+    committed_or_computed,
 )
+from generator.claims.reachability import EntryTally
+from generator.claims.verdicts import UNCHECKED, CheckSettings
+from generator.measure.claims import check_claims
+from generator.measure.core import Settings
+from generator.model.catalog_contents import Catalog
+from generator.sim import fast, results_files
 
 SAMPLED = ("game-minutes", "play-cannot-lock", "no-draw")
 """The checks that play games or enumerate positions."""
@@ -37,9 +40,9 @@ def refuse_to_compute(patch: pytest.MonkeyPatch) -> None:
     """Make the simulator, the reference engine's sampled games, the reachability count and
     the solver fail if called."""
     patch.setattr(fast, "play_games", refuse)
-    patch.setattr(claim_checks, "entry_blocked_sampled", refuse)
-    patch.setattr(claim_checks, "reachability", refuse)
-    patch.setattr("generator.sim.solve.solve", refuse)
+    patch.setattr(reachability_module, "entry_blocked_sampled", refuse)
+    patch.setattr(reachability_module, "reachability", refuse)
+    patch.setattr("generator.solver.solve.solve", refuse)
 
 
 def settings(tmp_path: Path, said: list[str], seed: int | None = None) -> Settings:
@@ -84,8 +87,10 @@ def test_a_stale_figure_is_computed_again_and_named(
     figures are computed again, from the games played now, and each is reported with the
     command that commits it."""
     monkeypatch.setattr(fast, "play_games", made_up_games)
-    monkeypatch.setattr(claim_checks, "entry_blocked_sampled", lambda rules, games, seed: (0, 9))
-    monkeypatch.setattr(claim_checks, "reachability", refuse)
+    monkeypatch.setattr(
+        reachability_module, "entry_blocked_sampled", lambda rules, games, seed: (0, 9)
+    )
+    monkeypatch.setattr(reachability_module, "reachability", refuse)
     said: list[str] = []
     seed = Settings(cache_root=tmp_path).seed + 1
     verdicts = check_claims(catalog, settings(tmp_path, said, seed))
@@ -116,10 +121,6 @@ def test_a_damaged_file_is_reported_and_read_as_empty(tmp_path: Path) -> None:
 def test_a_figure_of_another_shape_is_not_read(tmp_path: Path) -> None:
     """A committed entry that is not exactly the figure's fields is computed instead."""
     key = "k"
-    check = claim_checks.CheckSettings(
-        10, 1, tmp_path, committed={key: {"blocked": 1}}, log=lambda text: None
-    )
-    tally = claim_checks._committed_or_computed(
-        claim_checks.EntryTally, key, lambda: claim_checks.EntryTally(2, 5), check, "x"
-    )
-    assert tally == claim_checks.EntryTally(2, 5)
+    check = CheckSettings(10, 1, tmp_path, committed={key: {"blocked": 1}}, log=lambda text: None)
+    tally = committed_or_computed(EntryTally, key, lambda: EntryTally(2, 5), check, "x")
+    assert tally == EntryTally(2, 5)

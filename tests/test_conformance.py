@@ -15,7 +15,6 @@ from collections import Counter
 
 import pytest
 from conftest import (
-    Ply,
     other_answer_on_unmoved_extra_throws,
     play,
     rules_for,
@@ -23,6 +22,7 @@ from conftest import (
     variant_ids,
 )
 
+from generator.engine.goldens import Ply
 from generator.engine.position import Position, format_position
 from generator.engine.rules import Rules, Side
 

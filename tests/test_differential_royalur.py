@@ -6,7 +6,8 @@ our engine and royalur must give the same legal moves and the same successor pos
 and so must the routes and rosettes, cell by cell.
 
 royalur's lower-level API is used (``SimpleRuleSetProvider().create(settings, metadata)``),
-working around its known 0.0.6 defects (see /work/shared/research/peers.md section 1):
+working around its known 0.0.6 defects (read in its source, RoyalUr-Python,
+https://github.com/RoyalUr/RoyalUr-Python):
 ``RuleSet.paths`` returns None, so the settings' paths are used; the three-dice "0 counts
 as 4" dice cannot roll, so every roll is supplied as a ``Roll`` object.
 

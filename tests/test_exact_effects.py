@@ -1,5 +1,5 @@
 """Exact one-ruling effects and the agents' check against random: sizes, records, the
-committed results (generator/sim/exact_effects.py, generator/sim/agent_check.py)."""
+committed results (generator/solver/exact_effects.py, generator/solver/agent_check.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 from conftest import rules_for
 from test_solve import finkel
 
-from generator.model.catalog import Catalog
-from generator.sim import agent_check
-from generator.sim.exact_effects import EffectRecord, pieces_for, plan
-from generator.sim.full_games import FullEffect, FullGame
-from generator.sim.policy_eval import ZERO_EFFECT, ExactFigures, exact_figures
+from generator.model.catalog_contents import Catalog
+from generator.solver import agent_check
+from generator.solver.exact_effects import EffectRecord, pieces_for, plan
+from generator.solver.full_games import FullEffect, FullGame
+from generator.solver.policy_eval import ZERO_EFFECT, ExactFigures, exact_figures
 
 
 def test_three_pieces_on_short_routes_two_on_long_ones() -> None:

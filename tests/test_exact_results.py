@@ -11,12 +11,12 @@ import pytest
 from conftest import VARIANTS
 
 from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog
-from generator.sim import agent_check, exact_effects
-from generator.sim.exact_effects import current_records, plan
-from generator.sim.policy_eval import ExactFigures, exact_figures
-from generator.sim.solve import with_pieces
+from generator.model.catalog_contents import Catalog
 from generator.sim.variation import with_change
+from generator.solver import agent_check, exact_effects
+from generator.solver.exact_effects import current_records, plan
+from generator.solver.policy_eval import ExactFigures, exact_figures
+from generator.solver.solve import with_pieces
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +137,7 @@ def test_the_build_reads_committed_values_that_a_solve_reproduces(
     it, and nothing solved. A game not in the results is solved."""
     from generator.measure import exact
     from generator.measure.core import Settings
-    from generator.sim.solve import solve
+    from generator.solver.solve import solve
 
     settings = Settings(cache_root=tmp_path, log=lambda _: None)
     read = exact.solve_exact(catalog, settings)

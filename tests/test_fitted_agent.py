@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 from conftest import repository_catalog, rules_for
 
-from generator.model.catalog import Catalog
-from generator.sim import agent_check, exact_effects, fast, fitted_agent
+from generator.model.catalog_contents import Catalog
+from generator.sim import fast
 from generator.sim.encode import encode_rules
-from generator.sim.policy_eval import ExactFigures, evaluate
-from generator.sim.published import finkel_variant
 from generator.sim.records import RecordSpec
-from generator.sim.solve import with_pieces
+from generator.solver import agent_check, exact_effects, fitted_agent
+from generator.solver.policy_eval import ExactFigures, evaluate
+from generator.solver.published import finkel_variant
+from generator.solver.solve import with_pieces
 
 
 def finkel() -> str:
@@ -151,7 +152,7 @@ def test_kept_scores_name_who_measured_them() -> None:
 def test_the_fit_counts_positions_as_the_solver_estimates_them(variant: str, pieces: int) -> None:
     """Which committed fit a rulebook plays depends on the positions of its small games:
     counted without the solver's memory figures, they are the solver's count."""
-    from generator.sim.solve import estimate
+    from generator.solver.solve_estimate import estimate
 
     small = with_pieces(rules_for(variant), pieces)
     assert fitted_agent.state_count(small) == estimate(small).states

@@ -21,17 +21,19 @@ from generator.engine import ENGINE_VERSION
 from generator.measure.core import Results, Settings
 from generator.measure.full_games import FULL_GAMES, full_game_problems, read_full_games
 from generator.measure.suite import SUITE
-from generator.model.catalog import Catalog, load_valid_catalog
-from generator.sim import full_games
-from generator.sim.full_games import FullGame, fingerprint, status
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.results_files import read_results
-from generator.sim.solve import ESTIMATE_VERSION, SOLVER_VERSION, solve, with_pieces
 from generator.sim.suite import Suite
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.full_games_view import full_games_view
 from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
+from generator.solver import full_games
+from generator.solver.full_games import FullGame, fingerprint, status
+from generator.solver.solve import SOLVER_VERSION, solve, with_pieces
+from generator.solver.solve_estimate import ESTIMATE_VERSION
 from generator.words import number_word
 
 FIXTURE = ROOT / "tests" / "data" / "site" / "variants"

@@ -109,16 +109,16 @@ def no_heavy_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """Simulating and solving stand-ins: the fuzz checks everything before them."""
     import generator.sim.agents
     import generator.sim.records
-    import generator.sim.solve
+    import generator.solver.solve
 
     def refuse(*_: Any, **__: Any) -> Any:
-        raise generator.sim.solve.SolveRefused("a stand-in for the solver in the fuzz test")
+        raise generator.solver.solve.SolveRefused("a stand-in for the solver in the fuzz test")
 
     def no_solution(*_: Any, **__: Any) -> Any:
         raise generator.sim.agents.NoSolution("a stand-in for the solver in the fuzz test")
 
     monkeypatch.setattr(generator.sim.records, "simulate", lambda *_, **__: [])
-    monkeypatch.setattr(generator.sim.solve, "solve", refuse)
+    monkeypatch.setattr(generator.solver.solve, "solve", refuse)
     monkeypatch.setattr(generator.sim.agents, "exact_solution", no_solution)
 
 

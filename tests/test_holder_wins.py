@@ -1,7 +1,7 @@
-"""The forward pass over a solved game (generator/sim/holder_wins.py), against a reference
-built another way: the small-game policy table (generator/sim/solve_visits.py), its visit
+"""The forward pass over a solved game (generator/claims/holder_wins.py), against a reference
+built another way: the small-game policy table (generator/solver/solve_visits.py), its visit
 counts, and a plain numpy iteration of the games in which nobody has yet taken the square;
-and the read-only loader of a cached solve (generator/sim/solve_read.py)."""
+and the read-only loader of a cached solve (generator/solver/solve_read.py)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,17 @@ import numpy as np
 import pytest
 from conftest import repository_catalog, rules_for
 
+from generator.claims import central_rosette
+from generator.claims.claim_checks import check_claim
+from generator.claims.holder_wins import holder_wins
+from generator.claims.verdicts import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings
 from generator.engine.position import start_position
 from generator.engine.rules import Side
-from generator.sim import claim_checks
-from generator.sim.claim_checks import CONTRADICTED, PARTLY, SUPPORTED, CheckSettings, check_claim
 from generator.sim.encode import numbered_route_cells
-from generator.sim.holder_wins import holder_wins
-from generator.sim.solve import Solution, solve, with_pieces
-from generator.sim.solve_read import cached_solution
-from generator.sim.solve_visits import expected_visits, perfect_policy
+from generator.solver.solution import Solution
+from generator.solver.solve import solve, with_pieces
+from generator.solver.solve_read import cached_solution
+from generator.solver.solve_visits import expected_visits, perfect_policy
 
 CENTRAL = "r2c4"
 
@@ -120,7 +122,7 @@ def test_a_cached_solve_is_read_never_solved(
     assert cached_solution(rules, tmp_path) is None
     solve(rules, cache_dir=tmp_path, tolerance=1e-13)
     in_memory = holder_wins(_solved(2), CENTRAL)[0]
-    monkeypatch.setattr("generator.sim.solve._solve", None)  # any solve would fail
+    monkeypatch.setattr("generator.solver.solve._solve", None)  # any solve would fail
     read = cached_solution(rules, tmp_path)
     assert read is not None and read.from_cache
     assert holder_wins(read, CENTRAL)[0] == in_memory
@@ -134,8 +136,8 @@ def test_central_rosette_verdict_follows_the_reading(
     with the claim's own threshold, at each piece count: above everywhere supported, at or
     below everywhere contradicted, else partly."""
     for name in ("HOLDER_PIECES", "BUILD_PIECES", "WORTH_PIECES"):
-        monkeypatch.setattr(claim_checks, name, (1, 2))
-    monkeypatch.setattr(claim_checks, "committed_worths", lambda **_: {})
+        monkeypatch.setattr(central_rosette, name, (1, 2))
+    monkeypatch.setattr(central_rosette, "committed_worths", lambda **_: {})
     catalog = repository_catalog()
     claim = next(
         c

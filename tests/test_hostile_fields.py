@@ -17,6 +17,7 @@ import subprocess
 import sys
 import traceback
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,10 @@ import pytest
 from conftest import VARIANTS, repository_catalog, simulated
 
 from generator.cli import main
-from generator.model import checks, schema, values
+from generator.model import schema, values
 from generator.model.catalog import load_catalog
-from generator.model.checks import MAX_GAME_THROWS, expected_game_throws
 from generator.model.equipment import parse_fraction
+from generator.model.play_checks import MAX_GAME_THROWS, expected_game_throws
 from generator.sim import fast
 
 SECONDS = 120
@@ -329,7 +330,7 @@ def test_game_length_estimate_for_one_piece_alone() -> None:
     """One piece on a one-step route, moved by a throw of 1 half the time: 2 throws to enter,
     2 to bear off; twice over for the two sides."""
     game = {"entry": {"throws": "any", "square": "throw"}, "pieces": 1, "bearing-off": "exact"}
-    table = ((0, checks.Fraction(1, 2)), (1, checks.Fraction(1, 2)))
+    table = ((0, Fraction(1, 2)), (1, Fraction(1, 2)))
     assert expected_game_throws(game, 1, table) == pytest.approx(8)
 
 

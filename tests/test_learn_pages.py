@@ -17,9 +17,9 @@ import yaml
 from generator.engine.equivalence import same_game_groups
 from generator.engine.moves import Refusal, winner
 from generator.engine.rules import Side
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.schema import variant_schema
-from generator.sim import full_games
 from generator.site.board import CELL, MARGIN
 from generator.site.context import SiteContext, variant_page
 from generator.site.edition import load_editions
@@ -29,6 +29,7 @@ from generator.site.learn_page import LEARN_PAGE, Builder, learn_page, throw_row
 from generator.site.navigation import Section, Titled, navigation
 from generator.site.render import figure
 from generator.site.which_rules_page import which_rules_page
+from generator.solver import full_games
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"
 STEPS = ("board", "throw", "moving", "rosettes", "capturing", "bearing-off")

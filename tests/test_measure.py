@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 from conftest import VARIANTS
 
+from generator.claims.verdicts import CheckSettings, ClaimResult
 from generator.measure import claims
 from generator.measure.core import Settings, Step
 from generator.measure.cross_checks import CROSS_CHECKS
 from generator.measure.steps import STEPS, measure
 from generator.measure.suite import SUITE
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
-from generator.sim.claim_checks import CheckSettings, ClaimResult
 from generator.sim.sanity import FigureError
 
 

@@ -16,13 +16,13 @@ from generator.engine.rules import compile_rules
 from generator.measure.agents import AGENTS, AgentScores, agent_scores, score_problems
 from generator.measure.core import Results, Settings
 from generator.measure.suite import SUITE
-from generator.model.catalog import Catalog
-from generator.sim import agent_check
+from generator.model.catalog_contents import Catalog
 from generator.sim.suite import Suite, simulated_variants
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
+from generator.solver import agent_check
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,9 @@ positions it leads to at the first depth that differs, to find the rule that cha
 from __future__ import annotations
 
 import pytest
-from conftest import (
-    PERFT_FILE,
-    REGENERATE,
-    next_level,
-    read_perft,
-    rules_for,
-    variant_ids,
-)
+from conftest import PERFT_FILE, rules_for, variant_ids
 
+from generator.engine.goldens import REGENERATE, next_level, read_perft
 from generator.engine.moves import successors
 from generator.engine.position import format_position, start_position
 from generator.engine.rules import Rules
@@ -25,7 +19,7 @@ from generator.engine.rules import Rules
 def _pinned() -> dict[str, dict[int, int]]:
     if not PERFT_FILE.exists():
         pytest.fail(f"{PERFT_FILE} is missing; {REGENERATE}")
-    return read_perft()
+    return read_perft(PERFT_FILE)
 
 
 def divide(rules: Rules, depth: int) -> str:

@@ -10,7 +10,9 @@ import difflib
 import re
 
 import pytest
-from conftest import PLAYTHROUGH_DIR, REGENERATE, playthrough, variant_ids
+from conftest import PLAYTHROUGH_DIR, playthrough, variant_ids
+
+from generator.engine.goldens import REGENERATE
 
 
 @pytest.mark.parametrize("variant_id", variant_ids())

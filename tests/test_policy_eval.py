@@ -1,4 +1,4 @@
-"""Exact values under random play and perfect v random (generator/sim/policy_eval.py).
+"""Exact values under random play and perfect v random (generator/solver/policy_eval.py).
 
 Closed forms: with one piece a side every throw offers at most one move, so a random player
 plays exactly as a perfect one; one piece each on its last square, the side to move wins 4/7
@@ -25,15 +25,16 @@ from generator.engine.position import Position, parse_position, start_position
 from generator.engine.rules import Rules
 from generator.sim import fast
 from generator.sim.encode import encode_rules
-from generator.sim.policy_eval import (
+from generator.sim.stats import mean_interval, wilson
+from generator.solver.policy_eval import (
     ExactFigures,
     PolicyValues,
     evaluate,
     exact_figures,
     figures_path,
 )
-from generator.sim.solve import SolveRefused, solve, with_pieces
-from generator.sim.stats import mean_interval, wilson
+from generator.solver.solution import SolveRefused
+from generator.solver.solve import solve, with_pieces
 
 
 @pytest.fixture(scope="module")

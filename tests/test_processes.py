@@ -47,10 +47,11 @@ def test_leaving_the_block_ends_a_running_child() -> None:
 
 
 def test_compiled_kernels_are_kept_by_the_version_of_their_sources(tmp_path: Path) -> None:
-    """The simulator's compiled kernels go to .cache/numba/<key> of the checkout, the key
-    changing with any source file of generator/sim (a kernel inlines kernels of other files)."""
-    import generator.sim
-    from generator.sim import NUMBA_CACHE_ROOT, numba_cache_folder
+    """The compiled kernels go to .cache/numba/<key> of the checkout, the key changing with any
+    source file of generator/sim, generator/solver or generator/claims (a kernel inlines kernels
+    of other files, the solver's those of the simulator)."""
+    import generator
+    from generator.sim import KERNEL_PACKAGES, NUMBA_CACHE_ROOT, numba_cache_folder
 
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     script = "import generator.sim.fast, numba.core.config as c; print(c.CACHE_DIR)"
@@ -58,9 +59,14 @@ def test_compiled_kernels_are_kept_by_the_version_of_their_sources(tmp_path: Pat
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     ).stdout.strip()
     assert Path(shown) == numba_cache_folder() and Path(shown).parent == NUMBA_CACHE_ROOT
-    copy = tmp_path / "sim"
-    shutil.copytree(Path(generator.sim.__file__).parent, copy)
+    copy = tmp_path / "generator"
+    for name in KERNEL_PACKAGES:
+        shutil.copytree(Path(generator.__file__).parent / name, copy / name)
     assert numba_cache_folder(copy) == numba_cache_folder()
-    kernels = copy / "solve_kernels.py"
-    kernels.write_text(kernels.read_text() + "\n# one more line\n")
-    assert numba_cache_folder(copy) != numba_cache_folder()
+    for name in ("sim/fast.py", "solver/solve_kernels.py", "claims/holder_wins.py"):
+        kernels = copy / name
+        kept = kernels.read_text()
+        kernels.write_text(kept + "\n# one more line\n")
+        assert numba_cache_folder(copy) != numba_cache_folder(), name
+        kernels.write_text(kept)
+    assert numba_cache_folder(copy) == numba_cache_folder()

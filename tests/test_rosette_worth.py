@@ -1,5 +1,5 @@
-"""Perfect-play visit counts (generator/sim/solve_visits.py), the worth of holding a square
-(generator/sim/rosette_worth.py) and the committed figures the central-rosette claim check
+"""Perfect-play visit counts (generator/solver/solve_visits.py), the worth of holding a square
+(generator/claims/rosette_worth.py) and the committed figures the central-rosette claim check
 reads (its verdict: tests/test_holder_wins.py)."""
 
 from __future__ import annotations
@@ -12,13 +12,22 @@ from pathlib import Path
 import pytest
 from conftest import repository_catalog, rules_for
 
+from generator.claims.claim_checks import check_claim
+from generator.claims.figures import (
+    WORTH_FILE,
+    WORTH_FORMAT,
+    WRITE_COMMAND,
+    committed_worths,
+    figure_key,
+)
+from generator.claims.rosette_worth import holding_worth
+from generator.claims.verdicts import CheckSettings
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
-from generator.sim import claim_checks, results_files
-from generator.sim.claim_checks import CheckSettings, check_claim
-from generator.sim.rosette_worth import holding_worth
-from generator.sim.solve import Solution, solve, with_pieces
-from generator.sim.solve_visits import expected_visits
+from generator.sim import results_files
+from generator.solver.solution import Solution
+from generator.solver.solve import solve, with_pieces
+from generator.solver.solve_visits import expected_visits
 
 CENTRAL = "r2c4"
 
@@ -112,7 +121,7 @@ def test_committed_worths_are_current_and_read_without_solving(
     ``ur-variants claims --write-results``, with who made them), so a build does not solve;
     the committed figures are a smaller game's exact worth and equal a solve of it (within
     the solver's tolerance)."""
-    committed = results_files.read_results(claim_checks.WORTH_FILE, claim_checks.WORTH_FORMAT)
+    committed = results_files.read_results(WORTH_FILE, WORTH_FORMAT)
     assert committed is not None, "results/rosette-worth.json is missing"
     assert committed["command"].startswith("ur-variants claims --write-results")
     assert all(committed[key] for key in ("commit", "date", "machine"))
@@ -128,13 +137,13 @@ def test_committed_worths_are_current_and_read_without_solving(
     def no_solve(*args: object, **kwargs: object) -> Solution:
         raise AssertionError("a committed worth is stale or missing: the check solved")
 
-    monkeypatch.setattr("generator.sim.solve.solve", no_solve)
+    monkeypatch.setattr("generator.solver.solve.solve", no_solve)
     for claim in claims:
         result = check_claim(catalog, claim, CheckSettings(10, 1, tmp_path / claim.id))
         assert result.exhaustive, claim.id
     monkeypatch.undo()
     rules = rules_for("finkel-great-book")
-    key = claim_checks._key("holding-worth", with_pieces(rules, 2), {"cell": CENTRAL})
+    key = figure_key("holding-worth", with_pieces(rules, 2), {"cell": CENTRAL})
     # Equal within the solver's tolerance: the sweeps' order may change the last bits
     # (SOLVER_VERSION keys what may change more).
     assert committed["worths"][key] == pytest.approx(
@@ -147,15 +156,15 @@ def test_committed_worths_are_current_and_read_without_solving(
 def test_a_damaged_worths_file_is_reported_and_read_as_empty(tmp_path: Path) -> None:
     """One worth altered behind the checksum: the file and the command that writes it again
     are named, and nothing is read (the checks compute the worths instead)."""
-    data = json.loads(claim_checks.WORTH_FILE.read_text())
+    data = json.loads(WORTH_FILE.read_text())
     worth = next(iter(data["payload"]["worths"].values()))
     number = next(k for k, v in worth.items() if isinstance(v, (int, float)))
     worth[number] += 1
-    damaged = tmp_path / claim_checks.WORTH_FILE.name
+    damaged = tmp_path / WORTH_FILE.name
     damaged.write_text(json.dumps(data))
     said: list[str] = []
-    assert claim_checks.committed_worths(damaged, said.append) == {}
+    assert committed_worths(damaged, said.append) == {}
     assert len(said) == 1 and str(damaged) in said[0]
-    assert claim_checks.WRITE_COMMAND in said[0]
-    assert claim_checks.committed_worths(tmp_path / "missing.json", said.append) == {}
+    assert WRITE_COMMAND in said[0]
+    assert committed_worths(tmp_path / "missing.json", said.append) == {}
     assert len(said) == 1, "a missing file is no damage: the worths are computed quietly"

@@ -1,11 +1,11 @@
 """Random against random on Finkel's rules agrees with the published figures.
 
-Published (``/work/shared/research/peers.md``): RoyalUr-Java, 1,336,400 games: 143.81 moves,
-156.50 throws, first player wins 51.15% ± 0.04; the standard deviations (20.0 moves, 22.3
-throws) are royalur's, from 20,000 games. With n games here, each mean's standard error is
-sd / sqrt(n); the tolerance is four standard errors plus the rounding of the published figure
-and four of the published run's (1,336,400 games), so a correct
-kernel fails about once in 15,000 runs.
+Published (:mod:`generator.solver.published`): RoyalUr-Java
+(https://github.com/RoyalUr/RoyalUr-Java), 1,336,400 games: 143.81 moves, 156.50 throws, first
+player wins 51.15% ± 0.04; the standard deviations (20.0 moves, 22.3 throws) are royalur's, from
+20,000 games. With n games here, each mean's standard error is sd / sqrt(n); the tolerance is four
+standard errors plus the rounding of the published figure and four of the published run's (1,336,400
+games), so a correct kernel fails about once in 15,000 runs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from conftest import repository_catalog
 from generator.engine.rules import compile_rules
 from generator.sim import fast
 from generator.sim.encode import encode_rules
-from generator.sim.published import (
+from generator.sim.stats import summarise
+from generator.solver.published import (
     FINKEL_FIRST_PLAYER_WINS,
     FINKEL_FIRST_PLAYER_WINS_HALF_WIDTH,
     FINKEL_MOVES,
@@ -28,7 +29,6 @@ from generator.sim.published import (
     FINKEL_THROWS_SD,
     finkel_variant,
 )
-from generator.sim.stats import summarise
 
 GAMES = 40_000
 PUBLISHED_GAMES = 1_336_400

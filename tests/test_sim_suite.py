@@ -12,7 +12,7 @@ import pytest
 from conftest import repository_catalog
 
 from generator.measure.suite import chance_check
-from generator.model.checks import answer_problems
+from generator.model.play_checks import answer_problems
 from generator.sim import records as records_module
 from generator.sim import suite as suite_module
 from generator.sim.suite import Effect, default_suite, sensitivity_changes, simulated_variants

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from conftest import copy_project, folder_digest
 
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.site.edition import load_editions
 from generator.site.mkdocs_parallel import JOBS_VARIABLE
 from generator.site.pipeline import BuildError, BuildOptions, build, mkdocs_build

@@ -1,4 +1,4 @@
-"""Claim checks (generator/sim/claim_checks.py) on the small fixture catalogue."""
+"""Claim checks (generator/claims/claim_checks.py) on the small fixture catalogue."""
 
 from __future__ import annotations
 
@@ -10,21 +10,22 @@ from pathlib import Path
 import pytest
 from conftest import repository_catalog
 
-from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog, load_valid_catalog
-from generator.model.variant import Claim
-from generator.sim.claim_checks import (
+from generator.claims.claim_checks import check_claim
+from generator.claims.dice import claimed_odds
+from generator.claims.reachability import reachability
+from generator.claims.verdicts import (
     CONSISTENT_WITH_ASSUMPTION,
     CONTRADICTED,
     NOT_CONSISTENT_WITH_ASSUMPTION,
     SUPPORTED,
     UNSUPPORTED,
     CheckSettings,
-    check_claim,
-    claimed_odds,
-    reachability,
 )
-from generator.sim.solve import with_pieces
+from generator.engine.rules import compile_rules
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
+from generator.model.variant import Claim
+from generator.solver.solve import with_pieces
 
 DATA = Path(__file__).parent / "data" / "site" / "variants"
 

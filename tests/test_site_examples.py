@@ -15,7 +15,8 @@ import pytest
 from generator.engine.moves import Refusal, legal_moves, refused_pieces
 from generator.engine.position import parse_position
 from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.examples import ExampleWords, worked_examples

@@ -27,7 +27,8 @@ from pybtex.database import parse_string
 
 from generator.engine.equivalence import compare_rulings, sampled_agreement, swapped_rules
 from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog, load_valid_catalog
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
 from generator.site.cite import Citation, site_url
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions

@@ -9,11 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser.readertext import machine_tokens, machine_words
 
-from generator.model.catalog import Catalog, load_valid_catalog
-from generator.model.checks import KNOWN_CLAIM_CHECKS, PlayProblem
+from generator.model.catalog import load_valid_catalog
+from generator.model.catalog_contents import Catalog
+from generator.model.play_checks import PlayProblem
+from generator.model.variant_checks import KNOWN_CLAIM_CHECKS
 from generator.sim.suite import Skipped, sensitivity_changes, simulated_variants
+from generator.site.reader_text import machine_tokens, machine_words
 from generator.site.vocabulary import NoWords, Vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]

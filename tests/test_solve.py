@@ -1,11 +1,11 @@
 """The exact solver against published values, closed forms and the reference engine.
 
-Published values (``/work/shared/research/peers.md``): Finkel's rules as RoyalUr.net plays them
-(Bell's 14-square route, four binary dice, a rosette gives another throw, the central rosette
-is safe) give light, moving first, 53.0049839525 % with one piece a side and 51.8572907496 % with
-two (RoyalUr-Java's trainer, reproduced with royalur's move generation). Closed forms (jheled,
-``doc/solve.rst``): one piece each on its last square, the side to move wins 4/7; the side to
-move one square further back wins 116/161.
+Published values (RoyalUr-Java's trainer, https://github.com/RoyalUr/RoyalUr-Java): Finkel's rules
+as RoyalUr.net plays them (Bell's 14-square route, four binary dice, a rosette gives another throw,
+the central rosette is safe) give light, moving first, 53.0049839525 % with one piece a side and
+51.8572907496 % with two (RoyalUr-Java's trainer, reproduced with royalur's move generation). Closed
+forms (jheled, ``doc/solve.rst``): one piece each on its last square, the side to move wins 4/7; the
+side to move one square further back wins 116/161.
 
 The Bellman checks compare every solved value with one step of the reference engine
 (:mod:`generator.engine.moves`), so the solver's own move generation is tested rule by rule.
@@ -31,38 +31,31 @@ from typing import Any
 import numba
 import numpy as np
 import pytest
-from conftest import VARIANTS, rules_for, throw_dice, variant_ids
+from conftest import VARIANTS, rules_for, variant_ids
 
 from generator.cli import main
+from generator.engine.goldens import throw_dice
 from generator.engine.moves import PASS, Move, legal_moves, successors, winner
 from generator.engine.moves import apply_move as engine_apply_move
 from generator.engine.position import Position, parse_position, start_position
 from generator.engine.rules import EntryRule, Rules, Side
 from generator.model.catalog import load_catalog
-from generator.sim import solve as solve_module
-from generator.sim import solve_sweeps
-from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
-from generator.sim.solve import (
-    LayerProgress,
-    Solution,
-    SolveRefused,
-    estimate,
-    release_pages,
-    rules_key,
-    solution_path,
-    solve,
-    with_pieces,
-)
-from generator.sim.solve_index import build_index
-from generator.sim.solve_moves import (
+from generator.sim.kernel_moves import MAX_MOVES, MOVE_WIDTH, header
+from generator.solver import solve_layer, solve_sweeps
+from generator.solver.solution import Solution, SolveRefused
+from generator.solver.solve import rules_key, solution_path, solve, with_pieces
+from generator.solver.solve_checkpoints import Checkpoints, LayerProgress, release_pages
+from generator.solver.solve_estimate import checked_move_table, estimate
+from generator.solver.solve_index import build_index
+from generator.solver.solve_moves import (
     ConfigArrays,
     MoveArrays,
     config_arrays,
     load_state,
     table_successors,
 )
-from generator.sim.solve_moves import successors as board_successors
-from generator.sim.solve_space import enumerate_configurations, geometry
+from generator.solver.solve_moves import successors as board_successors
+from generator.solver.solve_space import enumerate_configurations, geometry
 
 
 def finkel(pieces: int) -> Rules:
@@ -304,7 +297,7 @@ def test_one_table_for_both_colours_equals_two(
     """Storing only the mover's perspective (colour symmetry) gives the same values as
     storing light-to-move and dark-to-move positions separately."""
     assert finkel_two.geometry.perspectives == 1
-    monkeypatch.setattr("generator.sim.solve_space.colour_symmetric", lambda rules: False)
+    monkeypatch.setattr("generator.solver.solve_space.colour_symmetric", lambda rules: False)
     both = solve(finkel_two.rules, cache_dir=None)
     assert both.geometry.perspectives == 2
     assert both.states == 2 * finkel_two.states
@@ -314,7 +307,7 @@ def test_one_table_for_both_colours_equals_two(
 
 
 def test_colour_symmetry_is_detected() -> None:
-    from generator.sim.solve_space import colour_symmetric
+    from generator.solver.solve_space import colour_symmetric
 
     assert colour_symmetric(finkel(2))
     assert not colour_symmetric(exotic(2))
@@ -450,7 +443,7 @@ def test_choices_kept_without_generating_moves_give_the_same_bits(
     bit (the shortcut is exact, not an approximation)."""
     rules = finkel(3)
     shortcut = solve(rules, cache_dir=None)
-    monkeypatch.setattr(solve_module, "GENERATE_EVERY_MOVE", True)
+    monkeypatch.setattr(solve_layer, "GENERATE_EVERY_MOVE", True)
     every_move = solve(rules, cache_dir=None)
     assert np.array_equal(shortcut.values, every_move.values)
     assert np.array_equal(shortcut.lengths, every_move.lengths)
@@ -464,7 +457,7 @@ def test_sweeping_hot_states_saves_full_sweeps_and_changes_no_value(
     another order: the same values and lengths within the tolerance, in fewer full sweeps."""
     rules = finkel(3)
     hot = solve(rules, cache_dir=None)
-    monkeypatch.setattr(solve_module, "SWEEP_HOT_STATES", False)
+    monkeypatch.setattr(solve_layer, "SWEEP_HOT_STATES", False)
     plain = solve(rules, cache_dir=None)
     assert np.abs(hot.values - plain.values).max() < 1e-12
     assert np.abs(hot.lengths - plain.lengths).max() < 1e-8
@@ -482,7 +475,7 @@ def _mapped_file_bytes() -> int:
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
 def test_released_pages_leave_the_process_and_keep_their_data(tmp_path: Path) -> None:
     """A checkpointed solve lets the finished layers it no longer reads leave its memory
-    (:func:`generator.sim.solve.release_pages`): their pages are no longer the process's,
+    (:func:`generator.solver.solve.release_pages`): their pages are no longer the process's,
     and the data reads back the same, from the mapping and from the file."""
     path = tmp_path / "values.npy"
     entries = 16 * 2**20 // 8
@@ -534,20 +527,20 @@ def stopped_after_saves(
 ) -> list[LayerProgress]:
     """Solve ``rules`` into ``folder`` saving each layer's progress at every sweep, and stop
     right after the ``saves``-th save; the progress saved, in order."""
-    monkeypatch.setattr(solve_module, "PROGRESS_EVERY", 0.0)
-    keep = solve_module.Checkpoints.keep_progress
+    monkeypatch.setattr(solve_layer, "PROGRESS_EVERY", 0.0)
+    keep = Checkpoints.keep_progress
     kept: list[LayerProgress] = []
 
-    def keep_then_stop(self: solve_module.Checkpoints, progress: LayerProgress) -> None:
+    def keep_then_stop(self: Checkpoints, progress: LayerProgress) -> None:
         keep(self, progress)
         kept.append(progress)
         if len(kept) == saves:
             raise Interrupted
 
-    monkeypatch.setattr(solve_module.Checkpoints, "keep_progress", keep_then_stop)
+    monkeypatch.setattr(Checkpoints, "keep_progress", keep_then_stop)
     with pytest.raises(Interrupted):
         solve(rules, cache_dir=folder)
-    monkeypatch.setattr(solve_module.Checkpoints, "keep_progress", keep)
+    monkeypatch.setattr(Checkpoints, "keep_progress", keep)
     return kept
 
 
@@ -563,20 +556,18 @@ def test_a_layer_stopped_midway_goes_on_from_its_saved_progress(
     rules = finkel(3)
     whole = solve(rules, cache_dir=None)
     kept = stopped_after_saves(rules, tmp_path, stop_at, monkeypatch)
-    folder = solve_module.solution_path(tmp_path, rules)
+    folder = solution_path(tmp_path, rules)
     assert list(folder.glob("layer-*.json")), "the unfinished layer's progress is saved"
-    going_on = solve_module.Checkpoints.progress_of
+    going_on = Checkpoints.progress_of
     resumed_from: list[tuple[int, str]] = []
 
-    def record_resume(
-        self: solve_module.Checkpoints, layer: int, *args: Any
-    ) -> LayerProgress | None:
+    def record_resume(self: Checkpoints, layer: int, *args: Any) -> LayerProgress | None:
         found = going_on(self, layer, *args)
         if found is not None:
             resumed_from.append((found.layer, found.phase))
         return found
 
-    monkeypatch.setattr(solve_module.Checkpoints, "progress_of", record_resume)
+    monkeypatch.setattr(Checkpoints, "progress_of", record_resume)
     resumed = solve(rules, cache_dir=tmp_path)
     assert resumed_from == [(kept[-1].layer, kept[-1].phase)]
     assert np.array_equal(np.asarray(resumed.values), whole.values)
@@ -591,7 +582,7 @@ def test_damaged_layer_progress_is_reported_and_the_layer_solved_again(
     rules = finkel(3)
     whole = solve(rules, cache_dir=None)
     layer = stopped_after_saves(rules, tmp_path, 6, monkeypatch)[-1].layer
-    saved = solve_module.solution_path(tmp_path, rules) / f"layer-{layer}.npz"
+    saved = solution_path(tmp_path, rules) / f"layer-{layer}.npz"
     saved.write_bytes(saved.read_bytes()[:-100])
     resumed = solve(rules, cache_dir=tmp_path)
     assert f"layer-{layer}" in capsys.readouterr().err
@@ -633,7 +624,7 @@ def test_seven_piece_finkel_matches_published() -> None:
     """The full game: the first player's chance to the ten published decimals
     (JeroenOlieslagers/game_of_ur; RoyalUr.net). jheled publishes the expected length of a
     perfect game as 209.810273 throws; ours, under the first of the best moves in the engine's
-    order, is 0.06 throws longer (generator/sim/solve.py: lengths depend on how a player ranks
+    order, is 0.06 throws longer (generator/solver/solve.py: lengths depend on how a player ranks
     nearly equal moves)."""
     solution = solve(rules_for("royalur-finkel"), max_memory_bytes=2 * 2**30)
     assert 100 * solution.start_value == pytest.approx(51.5404732509, abs=1e-10)
@@ -702,12 +693,12 @@ def _table_mismatches(
 )
 def test_the_move_table_gives_the_kernels_moves(rules: Rules) -> None:
     """The solver reads each state's options from a table of each side's moves
-    (:class:`generator.sim.solve_moves.MoveTable`); for every possible state and throw they
+    (:class:`generator.solver.solve_moves.MoveTable`); for every possible state and throw they
     are the options the simulator's kernel generates on the board, in the same order."""
     geo = geometry(rules)
     configs = enumerate_configurations(rules, geo)
     index = build_index(geo, configs)
-    table = solve_module._move_table(geo, configs)
+    table = checked_move_table(geo, configs)
     compared, wrong = _table_mismatches(
         geo.packed, config_arrays(geo, configs), geo.throw_values, geo.perspectives,
         index.valid, index.mask, table.arrays,
@@ -721,7 +712,7 @@ def test_a_fitted_start_gives_the_same_values_in_fewer_sweeps(tmp_path: Path) ->
     (within the tolerance) and the same lengths in fewer sweeps, and are checkpointed apart
     from a solve started from 1/2 (their bits differ); where a player may stall, the start is
     ignored (the sweeps' fixed point would depend on it)."""
-    from generator.sim.fitted_agent import weights_for
+    from generator.solver.fitted_agent import weights_for
 
     rules = finkel(2)
     weights = weights_for(rules)
@@ -781,9 +772,9 @@ def test_a_resumed_layer_reads_its_progress_into_place(
     monkeypatch.setattr(cache_files, "CHUNK_BYTES", 4096)
     rules = finkel(3)
     kept = stopped_after_saves(rules, tmp_path, 160, monkeypatch)[-1]
-    store = solve_module.Checkpoints(solve_module.solution_path(tmp_path, rules))
-    configs = solve_module.enumerate_configurations(rules, solve_module.geometry(rules))
-    index = solve_module.build_index(solve_module.geometry(rules), configs)
+    store = Checkpoints(solution_path(tmp_path, rules))
+    configs = enumerate_configurations(rules, geometry(rules))
+    index = build_index(geometry(rules), configs)
     values, lengths, _ = store.open(index.states, index)
     throws = kept.policy.size // kept.values.size
     tracemalloc.start()

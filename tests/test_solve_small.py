@@ -1,4 +1,4 @@
-"""The small-game layers and numbering (generator/sim/solve_small.py) that policy evaluation,
+"""The small-game layers and numbering (generator/solver/solve_small.py) that policy evaluation,
 the fitted agent's fit and the visit counts share: the sweep reaches every state once, in
 state id order, and no move leads to a layer not yet swept (pieces borne off never come back)."""
 
@@ -9,10 +9,10 @@ from test_solve import exotic, finkel
 
 from generator.engine.position import start_position
 from generator.engine.rules import Rules
-from generator.sim.solve import solve
-from generator.sim.solve_kernels import WIN
-from generator.sim.solve_small import small_game
-from generator.sim.solve_space import state_index
+from generator.solver.solve import solve
+from generator.solver.solve_kernels import WIN
+from generator.solver.solve_small import small_game
+from generator.solver.solve_space import state_index
 
 
 def check_sweep(rules: Rules) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 PROBE = """
 import numba
 import numpy as np
-from generator.sim import solve_sweeps as sweeps
+from generator.solver import solve_sweeps as sweeps
 
 size = 64
 values = np.full(size, 0.5)

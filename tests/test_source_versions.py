@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from browser.readertext import GIT_HASH, read_page, workshop_words
 from conftest import VARIANTS, repository_catalog
 
 from generator.model.catalog import load_catalog
@@ -23,6 +22,7 @@ from generator.model.fmt import canonical_text
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.generate import citation_files
+from generator.site.reader_text import GIT_HASH, read_page, workshop_words
 from generator.site.reference_pages import NOT_SEEN, sources_page, version_words
 from generator.site.variant_pages import machine_export
 

@@ -18,7 +18,7 @@ from conftest import VARIANTS
 
 from generator.measure.core import Results, Settings
 from generator.measure.suite import SUITE, run_suite, suite_problems
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant
 from generator.sim import fast, suite_results
 from generator.sim import records as records_module

@@ -13,17 +13,18 @@ import pytest
 from conftest import ROOT
 
 from generator.cli import main
-from generator.measure.verify import (
+from generator.measure.verify import shown_key
+from generator.measure.verify_figures import (
     CHANCE,
     THROWS,
     Figure,
     Tolerance,
     compare_places,
     exact_tolerance,
-    shown_key,
 )
-from generator.sim import full_games, stats, suite_results
+from generator.sim import stats, suite_results
 from generator.sim.results_files import read_results, write_results
+from generator.solver import full_games
 
 SUITE = suite_results.RESULTS_FILE.name
 FULL = full_games.RESULTS_FILE.name

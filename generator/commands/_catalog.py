@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.model.catalog import Catalog, CatalogError, load_valid_catalog
+from generator.model.catalog import CatalogError, load_valid_catalog
+from generator.model.catalog_contents import Catalog
 
 if TYPE_CHECKING:
     from generator.model.variant import ResolvedVariant

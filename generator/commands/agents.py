@@ -1,12 +1,12 @@
 """Check that each named agent beats random play, in every simulated rulebook, both seats.
 
 First fits the fitted agent's evaluation for every rulebook (exact solutions at three pieces a
-side, two on the long routes; generator/sim/fitted_agent.py) and writes
+side, two on the long routes; generator/solver/fitted_agent.py) and writes
 results/fitted-agent.json with its exact figures against random and perfect play.
 
 Each cheap agent plays 50,000 seeded games a seat against a uniformly random player; it
 qualifies on a rulebook when its share of wins over both seats is at least 55 % with the whole
-95 % interval above that (generator/sim/agent_check.py). Writes
+95 % interval above that (generator/solver/agent_check.py). Writes
 results/agents-vs-random.json with the command, commit, date and machine; the games are
 cached under .cache/sim/. Prints each agent's worst score. A few minutes of one core.
 """
@@ -47,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
-    from generator.sim.agent_check import (
+    from generator.sim.records import DEFAULT_SEED
+    from generator.sim.results_files import provenance, publish
+    from generator.solver.agent_check import (
         CHECKED_AGENTS,
         RESULTS_FORMAT,
         fit_all,
@@ -55,9 +57,7 @@ def run(args: argparse.Namespace) -> int:
         read_results,
         summary,
     )
-    from generator.sim.fitted_agent import write_fits
-    from generator.sim.records import DEFAULT_SEED
-    from generator.sim.results_files import provenance, publish
+    from generator.solver.fitted_agent import write_fits
 
     catalog = load_or_report(args.root)
     if catalog is None:

@@ -40,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.engine.rules import compile_rules
     from generator.sim import fast
     from generator.sim.encode import encode_rules
-    from generator.sim.published import finkel_variant
     from generator.sim.records import DEFAULT_SEED
+    from generator.solver.published import finkel_variant
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
     catalog = load_or_report(args.root)
@@ -146,9 +146,9 @@ def solve_time(rules: object) -> None:
 
     assert isinstance(rules, Rules)
     try:
-        from generator.sim import solve
+        from generator.solver import solve, solve_estimate
     except ImportError:
-        print("exact solve: generator.sim.solve is not available; skipped")
+        print("exact solve: generator.solver.solve is not available; skipped")
         return
     three = solve.with_pieces(rules, 3)
     solve.warm_up(three)
@@ -168,10 +168,10 @@ def solve_time(rules: object) -> None:
     )
     line(
         "exact solve finkel 3 pieces solver bytes per position (peak arrays, all in memory)",
-        (solution.memory_bytes - solve.PROCESS_BYTES) / solution.states,
+        (solution.memory_bytes - solve_estimate.PROCESS_BYTES) / solution.states,
         "bytes",
     )
-    seven = solve.estimate(rules)
+    seven = solve_estimate.estimate(rules)
     line(
         f"exact solve finkel {rules.pieces} pieces estimated memory"
         " (checkpointed, with the process)",
@@ -181,6 +181,6 @@ def solve_time(rules: object) -> None:
     line(
         f"exact solve finkel {rules.pieces} pieces estimated bytes per position"
         " (checkpointed arrays)",
-        (seven.memory_bytes - solve.PROCESS_BYTES) / seven.states,
+        (seven.memory_bytes - solve_estimate.PROCESS_BYTES) / seven.states,
         "bytes",
     )

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from generator.commands._options import add_results_arguments, whole_number
 
 if TYPE_CHECKING:
-    from generator.model.catalog import Catalog
+    from generator.model.catalog_contents import Catalog
 
 ORDER = 7
 
@@ -64,9 +64,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.claims import claim_checks as cc
+    from generator.claims.figures import (
+        FIGURES_FILE,
+        FIGURES_FORMAT,
+        WORTH_FILE,
+        WORTH_FORMAT,
+        WRITE_COMMAND,
+        committed_figures,
+    )
+    from generator.claims.verdicts import CheckSettings
     from generator.commands._catalog import load_or_report
     from generator.measure.core import Settings
-    from generator.sim import claim_checks as cc
     from generator.sim.results_files import provenance, write_results
 
     catalog = load_or_report(args.root)
@@ -84,13 +93,13 @@ def run(args: argparse.Namespace) -> int:
     if args.rosette_of is not None:
         return _rosette_of(catalog, args.rosette_of, solve_cache)
     build = Settings(cache_root=args.root / ".cache")  # the build's defaults
-    settings = cc.CheckSettings(
+    settings = CheckSettings(
         games=build.claim_games if args.games is None else args.games,
         seed=build.seed if args.seed is None else args.seed,
         cache_dir=None if args.no_cache else build.cache_root / "claims",
         worths={} if args.write_results else None,
         figures={} if args.write_results else None,
-        committed=cc.committed_figures(),
+        committed=committed_figures(),
         log=lambda line: print(line, file=sys.stderr, flush=True),
         solve_cache=solve_cache,
     )
@@ -105,11 +114,11 @@ def run(args: argparse.Namespace) -> int:
         for label, figure in result.numbers.items():
             print(f"  {label}: {figure}")
     if settings.worths is not None and settings.figures is not None:
-        command = cc.WRITE_COMMAND + (" --no-cache" if args.no_cache else "")
+        command = WRITE_COMMAND + (" --no-cache" if args.no_cache else "")
         made = provenance(args.root, command, time.perf_counter() - began)
         written = (
-            ("worths", settings.worths, cc.WORTH_FILE, cc.WORTH_FORMAT),
-            ("figures", settings.figures, cc.FIGURES_FILE, cc.FIGURES_FORMAT),
+            ("worths", settings.worths, WORTH_FILE, WORTH_FORMAT),
+            ("figures", settings.figures, FIGURES_FILE, FIGURES_FORMAT),
         )
         for name, found, committed, layout in written:
             output = args.root / "results" / committed.name
@@ -120,10 +129,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _rosette_of(catalog: Catalog, vid: str, solve_cache: Path) -> int:
     """Print who wins when a side holds the central rosette in ``vid``'s full game."""
+    from generator.claims.central_rosette import central_rosettes
+    from generator.claims.holder_wins import holder_wins
     from generator.engine.rules import compile_rules
-    from generator.sim.claim_checks import central_rosettes
-    from generator.sim.holder_wins import holder_wins
-    from generator.sim.solve_read import cached_solution
+    from generator.solver.solve_read import cached_solution
 
     if vid not in catalog.variants:
         print(

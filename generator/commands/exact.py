@@ -4,7 +4,7 @@ For each change the sensitivity runs make (one ruling of a simulated rulebook an
 another rulebook answers it), the first player's chance and the expected throws under perfect
 play and under random play, changed and unchanged, at three pieces a side where the game is
 small enough (two on the longest routes); and each rulebook's figures at one to three pieces,
-with the perfect player's chance against a random one (generator/sim/exact_effects.py). Each
+with the perfect player's chance against a random one (generator/solver/exact_effects.py). Each
 game's figures are cached under .cache/exact/, so a rerun computes only what changed. About
 half an hour of one core from cold; the site only reads the file.
 """
@@ -39,8 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
-    from generator.sim.exact_effects import RESULTS_FORMAT, measure, summary
     from generator.sim.results_files import publish
+    from generator.solver.exact_effects import RESULTS_FORMAT, measure, summary
 
     catalog = load_or_report(args.root)
     if catalog is None:

@@ -1,7 +1,7 @@
 """Solve the full games (each rulebook with its own pieces) and write results/full-games.json.
 
 Each rulebook named is solved exactly with its own number of pieces a side
-(generator/sim/full_games.py) and its record saved at once, with the command, commit, date
+(generator/solver/full_games.py) and its record saved at once, with the command, commit, date
 and machine that computed it; a later run adds rulebooks without redoing the others, and
 runs at the same time each add theirs to what is on disk when they save. Solves
 are checkpointed under .cache/solve (each finished layer, and an unfinished layer's progress
@@ -55,9 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_named
-    from generator.sim import full_games as fg
     from generator.sim.results_files import publish
-    from generator.sim.solve import SolveRefused
+    from generator.solver import full_games as fg
+    from generator.solver.solution import SolveRefused
 
     catalog = load_named(args.root, args.variant)
     if isinstance(catalog, int):

@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
+    import generator.solver  # noqa: F401  (hands the perfect and fitted agents what they play from)
     from generator.commands._catalog import (
         changed_variant,
         load_named,

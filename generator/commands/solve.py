@@ -1,6 +1,6 @@
 """Solve a variant exactly: the first player's win probability and a perfect game's length.
 
-Value iteration over every position (generator/sim/solve.py); solutions are cached under
+Value iteration over every position (generator/solver/solve.py); solutions are cached under
 .cache/solve/ (or --cache-dir), so a rerun costs nothing, and every finished layer is
 checkpointed there: a solve that was killed resumes from its last finished layer. --pieces
 plays the variant with another number of pieces a side (e.g. Finkel's rules with 1 to 4),
@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     )
     from generator.engine.rules import compile_rules
     from generator.files import WriteError
-    from generator.sim.solve import SolveRefused, solve, with_pieces
+    from generator.solver.solution import SolveRefused
+    from generator.solver.solve import solve, with_pieces
 
     catalog = load_named(args.root, args.variant)
     if isinstance(catalog, int):

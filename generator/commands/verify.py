@@ -68,7 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
-    from generator.measure.verify import FILES, Request, results_file, verify
+    from generator.measure.verify import Request, results_file, verify
+    from generator.measure.verify_files import FILES
 
     try:
         files = FILES if args.files is None else tuple(results_file(f) for f in args.files)

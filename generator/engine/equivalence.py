@@ -25,7 +25,7 @@ from generator.engine.effective import effective_rules
 from generator.engine.moves import successors, winner
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant, Ruling
 
 
@@ -63,13 +63,15 @@ def _rebind_equipment(catalog: Catalog, variant: ResolvedVariant) -> ResolvedVar
 
 def swapped_rules(catalog: Catalog, variant: ResolvedVariant, ruling: Ruling) -> Rules | None:
     """The rules of ``variant`` played with ``ruling`` instead of its own on that question;
-    ``None`` when the mix is not a playable game (a route on another board, say)."""
+    ``None`` when the mix is not a playable game (a route on another board, say, or a value
+    the engine cannot read there: :class:`generator.engine.rules.RulesError`). Decided by
+    explicit checks, not assertions, so the verdict is the same under ``python -O``."""
     mixed = _rebind_equipment(catalog, with_ruling(variant, ruling))
     if mixed.route.board != mixed.board.id:
         return None
     try:
         return compile_rules(mixed)
-    except (KeyError, ValueError, AssertionError, TypeError):
+    except (KeyError, ValueError, TypeError):  # RulesError is a ValueError
         return None
 
 

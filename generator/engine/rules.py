@@ -93,12 +93,19 @@ class Rules:
         return None
 
 
+class RulesError(ValueError):
+    """Machine values that describe no game the engine can play (a value of the wrong kind for
+    its question): raised, never asserted, so a verdict that rests on it is the same under
+    ``python -O``."""
+
+
 def _cells_of(value: object, rosettes: frozenset[Cell]) -> frozenset[Cell]:
     if value == "none":
         return frozenset()
     if value == "rosettes":
         return rosettes
-    assert isinstance(value, list)
+    if not isinstance(value, list):
+        raise RulesError(f"expected 'none', 'rosettes' or a list of squares, not {value!r}")
     return frozenset(value)
 
 

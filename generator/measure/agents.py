@@ -1,9 +1,9 @@
 """Each named agent against random play, rulebook by rulebook, as a measurement: the rulebook
 pages' tables of players, the skill gap, and the players each page leaves out.
 
-The check itself is :mod:`generator.sim.agent_check`: 50,000 seeded games a seat, both seats,
+The check itself is :mod:`generator.solver.agent_check`: 50,000 seeded games a seat, both seats,
 committed in ``results/agents-vs-random.json`` by ``ur-variants agents``. A rulebook's scores
-are read from there while their fingerprint (:func:`generator.sim.agent_check.fingerprint`:
+are read from there while their fingerprint (:func:`generator.solver.agent_check.fingerprint`:
 the rules as the kernel plays them, the agents' versions, the fitted agent's weights, the games
 and the seed) is the one recorded; a rulebook whose fingerprint changed, or that is not there,
 is measured again here with the same games and seed (cached under ``.cache/sim``), as
@@ -11,7 +11,7 @@ is measured again here with the same games and seed (cached under ``.cache/sim``
 committed file is a result, not a cache: ``--refresh`` does not play its games again.
 
 The site uses an agent on a rulebook only where it clearly beats random there
-(:func:`generator.sim.agent_check.qualifies`: at least 55 % over both seats, the whole 95 %
+(:func:`generator.solver.agent_check.qualifies`: at least 55 % over both seats, the whole 95 %
 interval above that line); the others are listed as left out, with their score, so a page can
 say which and why.
 """
@@ -23,13 +23,13 @@ from typing import Any
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
-from generator.sim import agent_check
+from generator.model.catalog_contents import Catalog
 from generator.sim.agents import same_play_as
 from generator.sim.encode import encode_rules
 from generator.sim.records import DEFAULT_SEED
 from generator.sim.sanity import result_problems
 from generator.sim.suite import simulated_variants
+from generator.solver import agent_check
 
 Score = dict[str, Any]
 
@@ -70,7 +70,7 @@ class AgentScores:
     """Per rulebook, the agents checked there that do not clearly beat random, worst first."""
     skill: dict[str, Score] = field(default_factory=dict)
     """Per rulebook, the strongest agent that clearly beats random (the fitted one first where
-    it also beats the best simple agent, :func:`generator.sim.agent_check.qualified_agents`):
+    it also beats the best simple agent, :func:`generator.solver.agent_check.qualified_agents`):
     its label under ``agent`` and its score (``estimate``, ``low``, ``high``, ``games``)."""
     measured: list[str] = field(default_factory=list)
     """Rulebooks whose committed scores were not current, measured again in this build."""
@@ -100,7 +100,7 @@ class AgentScores:
 
 def agent_scores(catalog: Catalog, settings: Settings) -> AgentScores:
     """The committed check, each simulated rulebook's scores read while current and measured
-    again when not (:data:`generator.sim.agent_check.CHECK_GAMES` games a seat, its default
+    again when not (:data:`generator.solver.agent_check.CHECK_GAMES` games a seat, its default
     seed), then sorted into the agents used and left out on each rulebook."""
     committed = agent_check.read_results()
     games, seed = agent_check.CHECK_GAMES, DEFAULT_SEED

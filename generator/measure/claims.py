@@ -1,12 +1,12 @@
 """Every factual claim a source makes, checked with the engine, as a measurement (the checks
-themselves are :mod:`generator.sim.claim_checks`).
+themselves are :mod:`generator.claims.claim_checks`).
 
 Each verdict is cached under ``.cache/claims/verdict-<key>``, the key being the SHA-256 of
 every file under ``variants/`` (a check may read any rulebook: the tablet route reads them
 all), the claim's id, the games, the seed and the engine's and the checks' versions; so a
 rebuild after a change elsewhere (a template, the site's code) does not play the sampled
 checks again. The sampled figures behind a verdict are read from the committed
-``results/claim-figures.json`` while their key is current (:mod:`generator.sim.claim_checks`),
+``results/claim-figures.json`` while their key is current (:mod:`generator.claims.claim_checks`),
 so a cold build plays no games.
 """
 
@@ -18,17 +18,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from generator.claims.claim_checks import check_claim
+from generator.claims.figures import committed_figures
+from generator.claims.verdicts import CLAIMS_VERSION, CheckSettings, ClaimResult
 from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
-from generator.sim.claim_checks import (
-    CLAIMS_VERSION,
-    CheckSettings,
-    ClaimResult,
-    check_claim,
-    committed_figures,
-)
 
 
 def catalogue_digest(root: Path) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.records import DEFAULT_SEED
 
 T = TypeVar("T")

@@ -25,7 +25,7 @@ from generator.engine.equivalence import same_game_swaps, sampled_agreement, swa
 from generator.engine.rules import compile_rules
 from generator.measure.claims import catalogue_digest
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
 
 POSITIONS = 100

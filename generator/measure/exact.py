@@ -1,8 +1,8 @@
 """Exact perfect-play values of every simulated rulebook at small piece counts, as a
-measurement (the solver itself is :mod:`generator.sim.solve`).
+measurement (the solver itself is :mod:`generator.solver.solve`).
 
 Most of these games are in the committed results (``results/exact-effects.json``, each
-rulebook's own game at 1, 2, ... pieces, :mod:`generator.sim.exact_effects`), computed by the
+rulebook's own game at 1, 2, ... pieces, :mod:`generator.solver.exact_effects`), computed by the
 same solver at the same tolerance; a game is read from there while its rules' fingerprint is
 the one recorded, and solved only when it is not (its rules changed, or it is not there). The
 committed file is a result, not a cache: ``--refresh`` does not solve those games again.
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
-from generator.sim.exact_effects import committed_figures, fingerprint, read_results
+from generator.model.catalog_contents import Catalog
 from generator.sim.sanity import exact_problems
+from generator.solver.exact_effects import committed_figures, fingerprint, read_results
 
 EXACT_PIECES = (1, 2)
 """Piece counts solved exactly for every simulated variant (more is out of reach here)."""
@@ -55,7 +55,9 @@ def solve_exact(catalog: Catalog, settings: Settings) -> ExactValues:
     hold that game. Three-piece solves of every variant
     (the 27-square routes and the named tablet pieces are large) would take most of a cold
     build; ``ur-variants solve VARIANT --pieces 3`` computes any of them on demand."""
-    from generator.sim.solve import SolveRefused, estimate, solve, with_pieces
+    from generator.solver.solution import SolveRefused
+    from generator.solver.solve import solve, with_pieces
+    from generator.solver.solve_estimate import estimate
 
     cache = settings.cache_root / "solve"
     committed = committed_figures(read_results())

@@ -1,8 +1,8 @@
 """Exact one-ruling effects, exact skill and the fitted agent's fits, as a measurement that
 reads committed results (``results/``) and computes nothing.
 
-``ur-variants exact`` (:mod:`generator.sim.exact_effects`) and ``ur-variants agents``
-(:mod:`generator.sim.fitted_agent`) write the files; they take too long for every build. A
+``ur-variants exact`` (:mod:`generator.solver.exact_effects`) and ``ur-variants agents``
+(:mod:`generator.solver.fitted_agent`) write the files; they take too long for every build. A
 record whose rules no longer match the catalogue is left out (and counted), so a changed
 ruling never shows an old figure.
 """
@@ -16,13 +16,13 @@ from typing import Any
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
-from generator.sim import agent_check, exact_effects, fitted_agent
-from generator.sim.exact_effects import EffectRecord, current_records, current_rulebooks
-from generator.sim.policy_eval import TOLERANCE, ExactFigures
-from generator.sim.solve import game_key, with_pieces
+from generator.model.catalog_contents import Catalog
 from generator.sim.suite import Effect
 from generator.sim.variation import canonical
+from generator.solver import agent_check, exact_effects, fitted_agent
+from generator.solver.exact_effects import EffectRecord, current_records, current_rulebooks
+from generator.solver.policy_eval import TOLERANCE, ExactFigures
+from generator.solver.solve import game_key, with_pieces
 
 PROVENANCE = ("command", "commit", "date", "machine", "wall_seconds")
 
@@ -39,12 +39,12 @@ class ExactEffects:
     stale: int = 0
     """Committed records left out because the rules changed since they were computed."""
     fits: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Each rulebook's committed fit of the fitted agent (:mod:`generator.sim.fitted_agent`),
+    """Each rulebook's committed fit of the fitted agent (:mod:`generator.solver.fitted_agent`),
     only where it was fitted to the rules the rulebook has now."""
     fits_provenance: dict[str, Any] = field(default_factory=dict)
     game_evaluated: dict[str, str] = field(default_factory=dict)
     """Each rulebook's game at the most pieces it was evaluated with
-    (:func:`generator.sim.solve.game_key` of its last :attr:`rulebooks` entry): rulebooks
+    (:func:`generator.solver.solve.game_key` of its last :attr:`rulebooks` entry): rulebooks
     worded differently, or with other pieces, that play one game there share it."""
 
     def of(self, effect: Effect) -> EffectRecord | None:

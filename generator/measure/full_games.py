@@ -1,6 +1,6 @@
 """The full games' perfect-play values, as a measurement that reads the committed
 ``results/full-games.json`` and computes nothing (``ur-variants full-games`` writes it:
-:mod:`generator.sim.full_games`).
+:mod:`generator.solver.full_games`).
 
 A record whose rules fingerprint is no longer the catalogue's is stale: it is not published as
 the rulebook's value; the pages say the rulebook was solved before its rules changed and waits
@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 from generator.engine.rules import compile_rules
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
-from generator.sim import full_games
-from generator.sim.full_games import Status
+from generator.model.catalog_contents import Catalog
 from generator.sim.suite import Effect, playable_changes
 from generator.sim.variation import canonical
+from generator.solver import full_games
+from generator.solver.full_games import Status
 
 
 def read_full_games(catalog: Catalog, settings: Settings) -> Status:

@@ -19,7 +19,7 @@ from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
 from generator.measure.suite import SUITE
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.processes import Forked
 from generator.sim.sanity import FigureError
 

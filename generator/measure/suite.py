@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from generator.measure.core import Settings, Step
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim.sanity import result_problems
 from generator.sim.stats import beyond_chance
 from generator.sim.suite import Effect, Suite, default_suite

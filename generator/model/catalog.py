@@ -10,11 +10,11 @@ import datetime as dt
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.model import checks, schema
+from generator.model.catalog_contents import Catalog, is_seed_name
 from generator.model.equipment import (
     Board,
     Dice,
@@ -35,7 +35,6 @@ from generator.model.variant import (
     ClaimReading,
     Evidence,
     Question,
-    ResolvedVariant,
     Ruling,
     Source,
     SourceKind,
@@ -61,55 +60,6 @@ class CatalogError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         super().__init__("\n".join(map(str, problems)))
         self.problems = problems
-
-
-@dataclass
-class Catalog:
-    """Everything in ``variants/``: questions, sources, equipment and variants."""
-
-    root: Path
-    questions: dict[str, Question] = field(default_factory=dict)
-    sources: dict[str, Source] = field(default_factory=dict)
-    equipment: Equipment = field(default_factory=lambda: Equipment({}, {}, {}))
-    variants: dict[str, Variant] = field(default_factory=dict)
-    unreadable: set[str] = field(default_factory=set)
-    """Stems of variant files that failed to load (their own problems say why)."""
-
-    def lineage(self, variant_id: str) -> tuple[str, ...]:
-        """The variant and its ancestors, nearest first. Assumes no cycle (checked on load)."""
-        chain = [variant_id]
-        parent = self.variants[variant_id].derives_from
-        while parent is not None and parent in self.variants and parent not in chain:
-            chain.append(parent)
-            parent = self.variants[parent].derives_from
-        return tuple(chain)
-
-    def resolve(self, variant_id: str) -> ResolvedVariant:
-        """The variant with inherited rulings filled in, in catalogue question order."""
-        in_force: dict[str, Ruling] = {}
-        lineage = self.lineage(variant_id)
-        for ancestor in lineage:
-            for ruling in self.variants[ancestor].rulings:
-                in_force.setdefault(ruling.question, ruling)
-        ordered = {q: in_force[q] for q in self.questions if q in in_force}
-        return ResolvedVariant(
-            variant=self.variants[variant_id],
-            rulings=ordered,
-            board=self.equipment.boards[ordered["board"].value],
-            route=self.equipment.routes[ordered["route"].value],
-            dice=self.equipment.dice[ordered["dice"].value],
-            lineage=lineage,
-        )
-
-    def resolved(self) -> list[ResolvedVariant]:
-        return [self.resolve(v) for v in self.variants]
-
-    def rulings(self) -> Iterator[Ruling]:
-        for variant in self.variants.values():
-            yield from variant.rulings
-
-    def children(self, variant_id: str) -> list[str]:
-        return [v.id for v in self.variants.values() if v.derives_from == variant_id]
 
 
 def variant_files(root: Path) -> list[Path]:
@@ -325,11 +275,6 @@ def _sources(document: Document, problems: list[Problem]) -> dict[str, Source]:
     return sources
 
 
-def is_seed_name(seed: str) -> bool:
-    """A plain file name (no folder, not hidden), so a seed is always read from variants/seeds/."""
-    return Path(seed).name == seed and "\\" not in seed and not seed.startswith(".")
-
-
 def _equipment(document: Document, problems: list[Problem]) -> Equipment:
     found = schema.check(document, schema.EQUIPMENT_SCHEMA)
     problems.extend(found)
@@ -525,4 +470,4 @@ def _variant(document: Document, problems: list[Problem]) -> Variant | None:
     )
 
 
-__all__ = ["Catalog", "CatalogError", "load_catalog", "load_valid_catalog", "parse_cell"]
+__all__ = ["CatalogError", "load_catalog", "load_valid_catalog", "parse_cell"]

@@ -1,6 +1,6 @@
 """Numbers a claim's check reads from the claim's own words or reading, and their bounds.
 
-A claim is checked by play (:mod:`generator.sim.claim_checks`), some of it from numbers in its
+A claim is checked by play (:mod:`generator.claims.claim_checks`), some of it from numbers in its
 words: the coins of "Four coins, heads counted, ...", the odds of "a 1 in 16 chance". A number
 out of bounds would hang a check (fifty million coins are 2**50,000,000 outcomes) or crash it
 (no number at all, odds of "1 in 0"), and a reading's threshold that is not a number between

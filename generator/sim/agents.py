@@ -6,14 +6,15 @@ best one, ties broken at random; single-principle players follow jheled's "human
 strategies (jheled/royalur ``doc/humanst.rst``), first/last-move follow RoyalUr-Analysis
 (``docs/Agents.md``), in the reference engine's legal-move order.
 
-Expensive agents run on the readable engine: :class:`Expectimax` (a depth-limited search over
-throws with :func:`generator.sim.fast.evaluate` at the leaves) and :class:`Perfect`, which reads
-an exact solution through the :class:`PositionValue` protocol.
+Expensive agents run on the readable engine: :class:`Expectimax` (a depth-limited search over throws
+with :func:`generator.sim.kernel_evaluation.evaluate` at the leaves) and :class:`Perfect`, which
+reads an exact solution through the :class:`PositionValue` protocol.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,7 +23,7 @@ import numpy as np
 from generator.engine.moves import Move, apply_move, legal_moves, pass_turn, winner
 from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
-from generator.sim import fast
+from generator.sim import fast, kernel_evaluation, kernel_moves
 from generator.sim.encode import H_DISTINCT, FloatArray, IntArray, encode_rules
 
 
@@ -49,12 +50,16 @@ class FastAgent(enum.IntEnum):
     """One-ply evaluation of the position after each move."""
     FITTED = fast.FITTED
     """One-ply expectimax over an evaluation fitted to the exact solution of the rulebook with
-    fewer pieces (:mod:`generator.sim.fitted_agent`); equal moves: the first."""
+    fewer pieces (:mod:`generator.solver.fitted_agent`); equal moves: the first."""
 
     @property
     def label(self) -> str:
         return self.name.lower().replace("_", "-")
 
+
+FIT_VERSION = 2
+"""The fitted agent's version (:mod:`generator.solver.fitted_agent`): bump when the features,
+the fit or the search could change the agent's play."""
 
 FAST_AGENTS = {agent.label: agent for agent in FastAgent}
 PRINCIPLES = (
@@ -122,7 +127,7 @@ class UniformRandom:
 
 
 def kernel_state(packed: IntArray, position: Position) -> IntArray:
-    return fast.state_array(packed, position.light, position.dark)
+    return kernel_moves.state_array(packed, position.light, position.dark)
 
 
 @dataclass
@@ -144,7 +149,7 @@ class ScoredAgent:
         moves: tuple[Move, ...],
         rng: np.random.Generator,
     ) -> int:
-        scores = np.zeros(fast.MAX_MOVES, dtype=np.float64)
+        scores = np.zeros(kernel_moves.MAX_MOVES, dtype=np.float64)
         state = kernel_state(self.packed, position)
         n = fast.score_moves(
             int(self.kind),
@@ -163,17 +168,16 @@ class ScoredAgent:
 
 def agent_weights(kind: FastAgent, rules: Rules, packed: IntArray) -> FloatArray:
     """The kernel's weights for ``kind`` playing ``rules``: fitted for the fitted agent
-    (:func:`generator.sim.fitted_agent.weights_for`), unread by the others."""
+    (:func:`generator.solver.fitted_agent.weights_for`, handed in as :class:`ExactPlay`),
+    unread by the others."""
     if kind is FastAgent.FITTED:
-        from generator.sim.fitted_agent import weights_for
-
-        return weights_for(rules)
+        return exact_play().fitted_weights(rules)
     return fast.no_weights(packed)
 
 
 def evaluate(packed: IntArray, position: Position, side: Side) -> float:
     """The kernel's leaf evaluation of ``position`` for ``side``."""
-    return float(fast.evaluate(packed, kernel_state(packed, position), int(side)))
+    return float(kernel_evaluation.evaluate(packed, kernel_state(packed, position), int(side)))
 
 
 @dataclass
@@ -258,7 +262,7 @@ class Perfect:
 
 
 MAX_SOLVABLE_PIECES = 4
-"""Exact solutions exist (:mod:`generator.sim.solve`) only up to this many pieces a side."""
+"""Exact solutions exist (:mod:`generator.solver.solve`) only up to this many pieces a side."""
 
 AGENT_HELP = (
     f"{', '.join(FAST_AGENTS)} (native speed); expectimax-1, expectimax-2, perfect"
@@ -299,21 +303,46 @@ class NoSolution(RuntimeError):
     """No exact solution is available for these rules."""
 
 
+@dataclass(frozen=True)
+class ExactPlay:
+    """What the perfect and the fitted agent play from, made by the exact solver
+    (:mod:`generator.solver`), a later layer than this one: the solver's package hands it in
+    when it is imported (:func:`use_exact_play`), so no module here imports the solver."""
+
+    solution: Callable[[Rules], PositionValue]
+    """The solved game of the rules (:func:`generator.solver.solve.solve`)."""
+    fitted_weights: Callable[[Rules], FloatArray]
+    """The fitted agent's weights (:func:`generator.solver.fitted_agent.weights_for`)."""
+
+
+_exact_play: list[ExactPlay] = []
+
+
+def use_exact_play(play: ExactPlay) -> None:
+    """Play the perfect and the fitted agent from ``play`` (the solver's package calls it)."""
+    _exact_play[:] = [play]
+
+
+def exact_play() -> ExactPlay:
+    """What :func:`use_exact_play` handed in; :class:`NoSolution` naming the fix if nothing."""
+    if not _exact_play:
+        raise NoSolution(
+            "the exact solver is not loaded: import generator.solver before playing the perfect"
+            " or the fitted agent"
+        )
+    return _exact_play[0]
+
+
 def exact_solution(rules: Rules) -> PositionValue:
-    """The exact solution of ``rules`` from :mod:`generator.sim.solve` (imported lazily)."""
+    """The exact solution of ``rules`` from :mod:`generator.solver.solve` (:class:`ExactPlay`)."""
     if rules.pieces > MAX_SOLVABLE_PIECES:
         raise NoSolution(
             f"{rules.variant} has {rules.pieces} pieces a side; exact solutions exist only up to"
             f" {MAX_SOLVABLE_PIECES}; use expectimax-2 or greedy instead of perfect"
         )
+    solve = exact_play().solution
     try:
-        from generator.sim import solve  # type: ignore[attr-defined,unused-ignore]
-    except ImportError as error:
-        raise NoSolution(
-            f"the exact solver (generator.sim.solve) is not available: {error}"
-        ) from error
-    try:
-        solution: PositionValue = solve.solve(rules)
+        solution: PositionValue = solve(rules)
     except ValueError as error:  # the solver refuses what it cannot hold in memory
         raise NoSolution(str(error)) from error
     return solution

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
 
 IntArray = npt.NDArray[np.int64]
@@ -179,8 +178,3 @@ def encode_rules(rules: Rules) -> EncodedRules:
         must_move=rules.must_move,
         distinct=rules.distinct_pieces,
     )
-
-
-def position_array(position: Position) -> IntArray:
-    """``[side, piece]`` progress array of ``position`` (the kernel's state)."""
-    return np.array([position.light, position.dark], dtype=np.int64)

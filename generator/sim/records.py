@@ -30,10 +30,9 @@ import numpy as np
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.variant import ResolvedVariant
-from generator.sim.agents import FastAgent, same_play_as
+from generator.sim.agents import FIT_VERSION, FastAgent, same_play_as
 from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
 from generator.sim.encode import IntArray, encode_rules
-from generator.sim.fitted_agent import FIT_VERSION
 from generator.sim.runner import RunRequest, RunResult, run_requests
 from generator.sim.sanity import FigureError, check_record
 from generator.sim.stats import summarise

@@ -21,7 +21,7 @@ like another variant reuses that variant's first games).
 
 Each agent against random (the rulebook pages' tables of players and the skill gap) is not
 played here: it is the agents' check, 50,000 games a seat, committed and read by the
-measurement layer (:mod:`generator.sim.agent_check`, :mod:`generator.measure.agents`).
+measurement layer (:mod:`generator.solver.agent_check`, :mod:`generator.measure.agents`).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from generator.model.catalog import Catalog
-from generator.model.checks import PlayProblem, answer_problems
+from generator.model.catalog_contents import Catalog
+from generator.model.play_checks import PlayProblem, answer_problems
 from generator.model.variant import ResolvedVariant
 from generator.sim.agents import FastAgent
 from generator.sim.records import DEFAULT_CACHE, DEFAULT_SEED, Played, RecordSpec, simulate
@@ -84,10 +84,10 @@ class Effect:
     """The change does not alter play at all (identical compiled rules): effect exactly 0."""
     exact: Any = None
     """Its exact evaluation at fewer pieces, when known
-    (:class:`generator.sim.exact_effects.EffectRecord`, joined by the measurement layer)."""
+    (:class:`generator.solver.exact_effects.EffectRecord`, joined by the measurement layer)."""
     full: Any = None
     """Its exact effect on the full game under perfect play, where both full games are solved
-    (:class:`generator.sim.full_games.FullEffect`, joined by the measurement layer)."""
+    (:class:`generator.solver.full_games.FullEffect`, joined by the measurement layer)."""
 
     @property
     def win_rate(self) -> dict[str, float]:
@@ -149,14 +149,6 @@ class Suite:
 
     def by_variant(self, variant: str) -> list[Record]:
         return [r for r in self.records() if r["variant"] == variant]
-
-    def by_pairing(self, first: str, second: str) -> dict[str, Record]:
-        """Variant -> record of ``first`` (moving first) against ``second``, unchanged rules."""
-        return {
-            r["variant"]: r
-            for r in self.records()
-            if r["agents"] == [first, second] and not r["changes"]
-        }
 
     def by_question(self) -> dict[str, list[Effect]]:
         grouped: dict[str, list[Effect]] = {}

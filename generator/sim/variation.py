@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.engine.rules import compile_rules
-from generator.model.catalog import Catalog
-from generator.model.checks import PlayProblem, play_problems
+from generator.model.catalog_contents import Catalog
 from generator.model.equipment import Equipment
+from generator.model.play_checks import PlayProblem, play_problems
 from generator.model.values import VALUE_CHECKS
 from generator.model.variant import ResolvedVariant
 from generator.model.yamlsource import YamlError, load_document

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.claims.claim_checks import CHECKS
+from generator.claims.game_minutes import SECONDS_PER_THROW
+from generator.claims.verdicts import ClaimResult
 from generator.model.variant import Claim
-from generator.sim.claim_checks import CHECKS, SECONDS_PER_THROW, ClaimResult
 from generator.site.context import SiteContext, variant_page
 from generator.site.render import environment, render
 

@@ -19,12 +19,12 @@ from generator.engine.rules import compile_rules
 from generator.measure.cross_checks import CrossChecks
 from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
-from generator.sim.full_games import FullEffect
 from generator.sim.stats import beyond_chance, family_size
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.full_games_view import solved_game
 from generator.site.render import environment, in_sentence, render
 from generator.site.vocabulary import Vocabulary
+from generator.solver.full_games import FullEffect
 
 SHOW_CHOICES = {
     "all": "every question",

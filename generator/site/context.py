@@ -8,7 +8,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.references import Reference, pieces
 from generator.model.variant import Citation as ModelCitation
 from generator.model.variant import Evidence, ResolvedVariant, Ruling

@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.sim.full_games import (
+from generator.site.render import figure
+from generator.solver.full_games import (
     PROCESS_BYTES,
     ChangeKey,
     FullEffect,
@@ -24,7 +25,6 @@ from generator.sim.full_games import (
     Status,
     groups,
 )
-from generator.site.render import figure
 from generator.words import number_word
 
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.measure.core import Results, Settings
-from generator.model.catalog import Catalog, load_catalog
+from generator.model.catalog import load_catalog
+from generator.model.catalog_contents import Catalog
 from generator.processes import die_with_parent
 from generator.sim.sanity import FigureError
 from generator.site.cite import release_date, repository_url, site_url, source_date_epoch

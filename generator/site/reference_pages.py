@@ -16,14 +16,14 @@ from generator.engine.equivalence import (
     value_verdict,
     with_ruling,
 )
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Evidence, ResolvedVariant, Ruling, Source
 from generator.model.yamlsource import load_data
-from generator.sim.policy_eval import ExactFigures
 from generator.sim.stats import family_size
 from generator.sim.suite import Effect
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
 from generator.site.render import environment, render
+from generator.solver.policy_eval import ExactFigures
 
 DATA = Path(__file__).parent / "data"
 OPEN_EVIDENCE = (Evidence.ASSUMED, Evidence.CONFLICTING, Evidence.NOT_MODELLED)

@@ -25,7 +25,7 @@ import jinja2
 from markupsafe import Markup
 
 from generator.files import WriteError, write_staged
-from generator.model.checks import sic_at
+from generator.model.variant_checks import sic_at
 from generator.sim.stats import beyond_chance
 from generator.words import number_word
 

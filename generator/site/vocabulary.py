@@ -26,8 +26,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.model.checks import PlayProblem
 from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
+from generator.model.play_checks import PlayProblem
 from generator.model.yamlsource import load_data
 from generator.site.render import in_sentence
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -23,11 +22,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, ViewportSize, sync_playwright
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Ruling
+from generator.site.local_server import CHROMIUM_ARGS, ServedSite, find_chromium, serve
 
 from .htmlscan import PageScan, scan_html
-from .reader import Incidents, ServedSite, guard_page, serve
+from .reader import Incidents, guard_page
 from .views import Medium, broken_images, page_media
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,17 +35,6 @@ ARTIFACTS = ROOT / "test-artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-# Flags for a headless browser that must not phone home: no sandbox (CI runs as root), no GPU,
-# no QUIC, no first-run, background-networking, component-update or sync traffic.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TIMEOUT_MS = 15_000
 INCIDENTS = pytest.StashKey[Incidents]()
 SCREENSHOT_LOG = pytest.StashKey[list[Path]]()
@@ -162,7 +151,7 @@ def richest_rulebook(catalog: Catalog) -> str:
 
 
 def chromium_path() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    found = find_chromium()
     if found is None:
         pytest.fail("chromium is not installed; run `bash scripts/install-chromium.sh` (as root)")
     return found

@@ -19,9 +19,8 @@ from collections.abc import Iterable
 from html.parser import HTMLParser
 from pathlib import Path
 
+from generator.site.reader_text import INLINE_TAGS, NOT_FOR_READERS, all_pages
 from generator.site.vocabulary import _data as vocabulary_data
-
-from .readertext import INLINE_TAGS, NOT_FOR_READERS, all_pages
 
 METHOD_PAGES = (
     "about/",

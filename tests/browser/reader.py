@@ -1,4 +1,5 @@
-"""The built site served on the loopback interface, and a browser page that watches what it does.
+"""A browser page that watches what it does on the built site (served by
+:func:`generator.site.local_server.serve`).
 
 A reader's browser must never leave the machine for this site (no fonts, scripts or analytics
 from elsewhere) and must not log errors. Every page a test opens is guarded: requests to any
@@ -8,15 +9,8 @@ failed loopback responses are recorded, and the test fails if anything was recor
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import ConsoleMessage, Error, Page, Request, Response, Route
@@ -25,44 +19,6 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 # Every address that is not on loopback. Matched inside the Playwright driver, so requests to
 # the local server never make a round trip to Python (which made every page load slow).
 LEAVES_LOOPBACK = re.compile(r"^(?!(?:https?|wss?)://(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?/)")
-
-
-@dataclass(frozen=True)
-class ServedSite:
-    """A built site folder and the loopback address it is served at (ends with '/')."""
-
-    root: Path
-    url: str
-
-    def address(self, path: str) -> str:
-        """The absolute address of a site path such as ``compare/`` or ``variants/x/#id``."""
-        return self.url + path.lstrip("/")
-
-    def path_of(self, address: str) -> str:
-        """The site path of an absolute address on this site, without query or fragment."""
-        parts = urlsplit(address)
-        return parts.path.lstrip("/")
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silence the per-request log: the tests report what matters."""
-
-
-@contextmanager
-def serve(root: Path) -> Iterator[ServedSite]:
-    """Serve ``root`` on 127.0.0.1 at a free port, in a background thread."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        host, port = server.server_address[:2]
-        yield ServedSite(root, f"http://{host!s}:{port}/")
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @dataclass

@@ -14,7 +14,7 @@ import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from playwright.sync_api import Page
 
-from .reader import ServedSite
+from generator.site.local_server import ServedSite
 
 pytestmark = pytest.mark.browser
 

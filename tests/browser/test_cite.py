@@ -13,10 +13,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page
 
+from generator.site.local_server import ServedSite
+
 from .citeformats import bibtex_problems, csl_problems, plain_problems, ris_problems
 from .conftest import SitePage
 from .htmlscan import CiteBlock
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

@@ -18,13 +18,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.site.compare_pages import Comparer, Row, comparison_rows
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
+from generator.site.local_server import ServedSite
 
 from .conftest import DESKTOP, PHONE, OpenPage, record_screenshot
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import Page
 
 from generator.model.variant import Ruling
+from generator.site.local_server import ServedSite
 
-from .reader import ServedSite
 from .views import heading_view_problem
 
 pytestmark = pytest.mark.browser

@@ -11,8 +11,9 @@ from urllib.parse import urljoin
 import pytest
 from playwright.sync_api import Error, Page
 
+from generator.site.local_server import ServedSite
+
 from .conftest import SitePage
-from .reader import ServedSite
 from .views import heading_view_problem, jump_problems
 
 pytestmark = pytest.mark.browser

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
+from generator.site.local_server import ServedSite
 
 from .conftest import OpenPage
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, ViewportSize
 
+from generator.site.local_server import ServedSite
+
 from .conftest import DESKTOP, PHONE, OpenPage, record_screenshot
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,9 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from playwright.sync_api import Page, ViewportSize
 
+from generator.site.local_server import ServedSite
+
 from .conftest import OpenPage, record_screenshot
-from .reader import ServedSite
 from .test_accessibility import CONTENT, axe_findings
 from .test_layout import _OVERFLOW
 from .test_search import SEARCH_HITS, SEARCH_INPUT, SEARCH_WAIT_MS, without_query

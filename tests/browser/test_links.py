@@ -17,9 +17,10 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 import pytest
 
+from generator.site.local_server import ServedSite
+
 from .conftest import SitePage
 from .htmlscan import PageScan, scan_html
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
+from generator.site.local_server import ServedSite
+from generator.site.reader_text import reader_text
 
 from .conftest import DESKTOP, PHONE, OpenPage, record_screenshot
-from .reader import ServedSite
-from .readertext import reader_text
 
 pytestmark = pytest.mark.browser
 

@@ -1,10 +1,10 @@
 """Reader-visible text is words: no machine values on any page but the few about the machinery
-(:data:`~browser.readertext.NOT_FOR_READERS`), and no words about how the project gathered its
-sources anywhere a reader goes.
+(:data:`~generator.site.reader_text.NOT_FOR_READERS`), and no words about how the project gathered
+its sources anywhere a reader goes.
 
 Reads the built HTML as a reader gets it (text, SVG titles and descriptions, tooltips, alt text,
-accessible names; see :mod:`browser.readertext`). ``scripts/reader_words.py`` prints the same
-counts for any built site.
+accessible names; see :mod:`generator.site.reader_text`). ``scripts/reader_words.py`` prints the
+same counts for any built site.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.model.catalog import Catalog
-
-from .readertext import (
+from generator.model.catalog_contents import Catalog
+from generator.site.reader_text import (
     all_pages,
     machine_tokens,
     machine_words,

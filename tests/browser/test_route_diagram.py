@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
+from generator.site.local_server import ServedSite
 
 from .conftest import PHONE, OpenPage
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

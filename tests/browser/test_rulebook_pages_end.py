@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import ViewportSize
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
+from generator.site.local_server import ServedSite
 from generator.site.vocabulary import _data as vocabulary_data
 
 from .conftest import PHONE, OpenPage, record_screenshot
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

@@ -14,12 +14,13 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Browser, Page
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Evidence
+from generator.site.local_server import ServedSite
 from generator.site.vocabulary import Vocabulary
 
 from .conftest import DESKTOP, PHONE, OpenPage
-from .reader import Incidents, ServedSite, guard_page
+from .reader import Incidents, guard_page
 from .test_accessibility import axe_findings
 
 pytestmark = pytest.mark.browser

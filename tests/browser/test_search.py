@@ -20,12 +20,12 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import pytest
 from playwright.sync_api import Page
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import Ruling
+from generator.site.local_server import ServedSite
 
 from .conftest import SitePage
 from .htmlscan import WORD
-from .reader import ServedSite
 from .views import heading_view_problem
 
 pytestmark = pytest.mark.browser

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, ViewportSize
 
+from generator.site.local_server import ServedSite
+
 from .conftest import DESKTOP, PHONE, OpenPage, SitePage
-from .reader import ServedSite
 
 pytestmark = pytest.mark.browser
 

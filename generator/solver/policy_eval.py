@@ -2,7 +2,7 @@
 random; no sampling.
 
 Over the solver's positions, layer by layer with every option stored
-(:mod:`generator.sim.solve_small`), for the side to move in each position:
+(:mod:`generator.solver.solve_small`), for the side to move in each position:
 
 - ``perfect``: its chance of winning when both sides play perfectly (the solver's values,
   computed here the same way), and ``perfect_lengths``, the expected throws left under the
@@ -13,14 +13,14 @@ Over the solver's positions, layer by layer with every option stored
   ``R(s) = sum over throws of p * mean over moves of R(next)`` (``1 - R`` where the turn passes);
 - ``perfect_vs_random`` and ``random_vs_perfect``: the chance that the side to move wins when
   it follows the solver's policy against a random opponent, and when it plays at random
-  against the solver's policy (:func:`generator.sim.policy_kernels.iterate_mixed_values`).
+  against the solver's policy (:func:`generator.solver.policy_kernels.iterate_mixed_values`).
 
 Borne-off pieces never come back, so each layer (pieces borne off by both sides) depends only
 on itself and on layers already done; each is solved by Gauss-Seidel sweeps until the largest
 change is below the tolerance, as the solver does.
 
 The figures of a game's start (:class:`ExactFigures`) are cached as JSON under
-``.cache/exact``, keyed by the rules' content (:func:`generator.sim.solve.rules_key`).
+``.cache/exact``, keyed by the rules' content (:func:`generator.solver.solve.rules_key`).
 """
 
 from __future__ import annotations
@@ -37,18 +37,14 @@ import numpy.typing as npt
 
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side
-from generator.sim import solve
 from generator.sim.cache_files import read_json, write_json
-from generator.sim.solve import (
-    LENGTH_TOLERANCE,
-    MAX_SWEEPS,
-    SolveRefused,
-    estimate,
-    rules_key,
-    with_pieces,
-)
-from generator.sim.solve_small import small_game
-from generator.sim.solve_space import Configurations, FloatArray, Geometry, state_index
+from generator.solver import solve
+from generator.solver.solution import SolveRefused
+from generator.solver.solve import rules_key, with_pieces
+from generator.solver.solve_estimate import estimate
+from generator.solver.solve_layer import LENGTH_TOLERANCE, MAX_SWEEPS
+from generator.solver.solve_small import small_game
+from generator.solver.solve_space import Configurations, FloatArray, Geometry, state_index
 
 POLICY_EVAL_VERSION = 1
 """Bump when this module could give different figures for the same rules."""
@@ -174,9 +170,9 @@ def evaluate(
     progress: Callable[[str], None] | None = None,
 ) -> PolicyValues:
     """Every position's values under the three pairings; refuses games of more than
-    ``max_states`` positions (:class:`generator.sim.solve.SolveRefused`)."""
-    from generator.sim import policy_kernels as random_play
-    from generator.sim import solve_kernels as kernels
+    ``max_states`` positions (:class:`generator.solver.solve.SolveRefused`)."""
+    from generator.solver import policy_kernels as random_play
+    from generator.solver import solve_kernels as kernels
 
     size_of = estimate(rules)
     if size_of.states > max_states:

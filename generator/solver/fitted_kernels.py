@@ -1,10 +1,11 @@
-"""Native kernels of the fitted agent's exact evaluation (:mod:`generator.sim.fitted_agent`).
+"""Native kernels of the fitted agent's exact evaluation (:mod:`generator.solver.fitted_agent`).
 
-They read the solver's positions as :func:`generator.sim.solve_kernels.build_transitions`
-does (a state index ``(p * C + mover) * C + opponent``, loaded into the simulator kernel's
-state array by :func:`generator.sim.solve_moves.load_state`) and call the simulator's own
-evaluation (:func:`generator.sim.fast.feature_row`, :func:`generator.sim.fast.fitted_score`), so
-the agent evaluated exactly here is the agent the simulator plays.
+They read the solver's positions as :func:`generator.solver.solve_kernels.build_transitions` does (a
+state index ``(p * C + mover) * C + opponent``, loaded into the simulator kernel's state array by
+:func:`generator.solver.solve_moves.load_state`) and call the simulator's own evaluation
+(:func:`generator.sim.kernel_evaluation.feature_row`,
+:func:`generator.sim.kernel_evaluation.fitted_score`), so the agent evaluated exactly here is the
+agent the simulator plays.
 """
 
 from __future__ import annotations
@@ -12,17 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from generator.sim.fast import (
-    MAX_MOVES,
-    MOVE_WIDTH,
-    Header,
-    feature_row,
-    fitted_score,
-    header,
-    legal_moves,
-)
-from generator.sim.solve_kernels import option_worth
-from generator.sim.solve_moves import load_state
+from generator.sim.kernel_evaluation import feature_row, fitted_score
+from generator.sim.kernel_moves import MAX_MOVES, MOVE_WIDTH, Header, header, legal_moves
+from generator.solver.solve_kernels import option_worth
+from generator.solver.solve_moves import load_state
 
 
 @njit(cache=True)
@@ -167,7 +161,7 @@ def fitted_start(
     order: np.ndarray, places: np.ndarray, base: int, values: np.ndarray, evaluation: Evaluation
 ) -> None:
     """``values[base + places[k]]`` = the fitted evaluation of state ``order[k]`` (the
-    solver's sweep order, :func:`generator.sim.solve.sweep_order`), clipped to [0, 1]: where a
+    solver's sweep order, :func:`generator.solver.solve.sweep_order`), clipped to [0, 1]: where a
     solve's sweeps of a layer start instead of 1/2. Each of the layer's chunks, on its own
     thread, has its own scratch state: nothing of the size of the layer is allocated."""
     size = order.shape[0]

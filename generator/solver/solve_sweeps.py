@@ -1,8 +1,8 @@
 """Native kernels that solve a layer without storing its moves, on every core.
 
 Successors are generated when needed (from the move table,
-:func:`generator.sim.solve_moves.table_successors`, which the simulator's rules kernel fills)
-and found by the perfect index (:mod:`generator.sim.solve_index`).
+:func:`generator.solver.solve_moves.table_successors`, which the simulator's rules kernel fills)
+and found by the perfect index (:mod:`generator.solver.solve_index`).
 A layer is solved by *modified policy iteration*: a Bellman sweep takes the best option of
 each throw (the first of equal value, in the engine's order), stores that choice (4 bytes per
 position and throw) and updates the values; then cheap sweeps evaluate the stored choices until
@@ -48,14 +48,15 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np
 from numba import njit, prange
 
-from generator.sim.fast import MAX_MOVES, header, kernel
-from generator.sim.solve_moves import WIN, MoveArrays, table_successors
+from generator.sim.kernel_moves import MAX_MOVES, header, kernel
+from generator.solver.solve_moves import WIN, MoveArrays, table_successors
 
 # The helpers called once per option or throw (state_id, _option, _worth, _backup, _stands, and
 # solve_moves' load_state, config_id and successors) are inlined and skip numba's reference
-# counting of their array arguments, as the simulator's kernel does (generator.sim.fast.kernel):
-# as plain calls, passing their arrays cost a quarter of a solve's processor time (four-piece
-# Finkel, one run each: 91.9 s before, 68.0 s after, the same bits).
+# counting of their array arguments, as the simulator's kernel does
+# (generator.sim.kernel_moves.kernel): as plain calls, passing their arrays cost a quarter of a
+# solve's processor time (four-piece Finkel, one run each: 91.9 s before, 68.0 s after, the same
+# bits).
 
 WIN_CODE = np.uint32(2**32 - 1)
 CHUNKS = 64
@@ -73,7 +74,7 @@ def state_id(
     prefix: np.ndarray,
     start: np.ndarray,
 ) -> int:
-    """:meth:`generator.sim.solve_index.StateIndex.state_id` for a possible state."""
+    """:meth:`generator.solver.solve_index.StateIndex.state_id` for a possible state."""
     b = borne[opponent]
     return int(
         start[p, mover, borne[mover] + b]
@@ -87,7 +88,7 @@ LayerShape = tuple[
 ]
 """What decides a layer's states: (layer, perspectives, pieces, and the index's borne,
 progress, valid, mask, class_start, class_members and progress_classes;
-:class:`generator.sim.solve_index.StateIndex`)."""
+:class:`generator.solver.solve_index.StateIndex`)."""
 
 
 @njit(cache=True)
@@ -171,7 +172,7 @@ def layer_order(
     partners, which so read the first's new value (updating both from old values could
     swing for ever where both sides may pass). Within a wave the states are sorted by the
     opponent: the successors of a move that captures nothing are the opponent's states
-    (:mod:`generator.sim.solve_index` numbers a mover's states together), so neighbours in
+    (:mod:`generator.solver.solve_index` numbers a mover's states together), so neighbours in
     the order read the same few thousand values, from the processor's cache."""
     perspectives, borne, progress_classes = shape[1], shape[3], shape[9]
     count = borne.shape[0]

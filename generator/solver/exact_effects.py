@@ -2,13 +2,13 @@
 
 The sensitivity runs (:func:`generator.sim.suite.sensitivity_changes`) replay every simulated
 rulebook with one ruling changed and measure the effect with sampled random games. Here the
-same changes are evaluated exactly (:mod:`generator.sim.policy_eval`): the first player's
+same changes are evaluated exactly (:mod:`generator.solver.policy_eval`): the first player's
 chance and the expected throws under perfect play and under random play, changed minus
 unchanged, with fewer pieces a side than the full game (:func:`pieces_for`: the most, up to
 :data:`EXACT_PIECES`, for which both games have at most
-:data:`generator.sim.policy_eval.DEFAULT_MAX_STATES` positions: three on the 14- and
+:data:`generator.solver.policy_eval.DEFAULT_MAX_STATES` positions: three on the 14- and
 16-square routes, two on the 27-square routes and where pieces have their own entry rules).
-An effect is zero when its size is below :data:`generator.sim.policy_eval.ZERO_EFFECT`.
+An effect is zero when its size is below :data:`generator.solver.policy_eval.ZERO_EFFECT`.
 
 Each rulebook's own figures at 1 to :data:`EXACT_PIECES` pieces give the exact skill measure:
 the perfect player's chance against a random one, both seats.
@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant
 from generator.sim import results_files
-from generator.sim.policy_eval import (
+from generator.sim.variation import Change, canonical
+from generator.solver.policy_eval import (
     DEFAULT_CACHE,
     DEFAULT_MAX_STATES,
     TOLERANCE,
@@ -42,9 +43,9 @@ from generator.sim.policy_eval import (
     ExactFigures,
     exact_figures,
 )
-from generator.sim.solve import estimate, game_key, rules_key, with_pieces
-from generator.sim.solve_space import colour_symmetric, entry_groups
-from generator.sim.variation import Change, canonical
+from generator.solver.solve import game_key, rules_key, with_pieces
+from generator.solver.solve_estimate import estimate
+from generator.solver.solve_space import colour_symmetric, entry_groups
 
 EXACT_PIECES = 3
 """The most pieces a side evaluated exactly (the issue asks at least three where they fit)."""
@@ -53,12 +54,12 @@ RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "exact-effects.json"
 
 FIGURES = ("perfect_first", "perfect_throws", "random_first", "random_throws")
-"""The figures an effect compares (see :class:`generator.sim.policy_eval.ExactFigures`)."""
+"""The figures an effect compares (see :class:`generator.solver.policy_eval.ExactFigures`)."""
 
 
 @functools.cache
 def fingerprint(rules: Rules) -> str:
-    """The rules' content key (:func:`generator.sim.solve.rules_key`), remembered: many
+    """The rules' content key (:func:`generator.solver.solve.rules_key`), remembered: many
     changes share their unchanged game."""
     return rules_key(rules, TOLERANCE)
 
@@ -109,7 +110,7 @@ class EffectRecord:
     reason: str | None = None
     """Why no exact figures: the change shows only with more pieces than are solvable."""
     games: tuple[str, str] | None = dataclasses.field(default=None, compare=False)
-    """The games the two rulebooks play at ``pieces`` (:func:`generator.sim.solve.game_key`,
+    """The games the two rulebooks play at ``pieces`` (:func:`generator.solver.solve.game_key`,
     the rules' effect, not their wording): rulebooks worded differently whose change makes
     the same game of the same game share them. Found when read against the catalogue
     (:func:`current_records`), not stored."""
@@ -241,7 +242,7 @@ def evaluate_all(
     log: Callable[[str], None] | None = None,
 ) -> dict[str, ExactFigures]:
     """The figures of every distinct game (by rule content), keyed by
-    :func:`generator.sim.solve.rules_key`; ``jobs`` processes."""
+    :func:`generator.solver.solve.rules_key`; ``jobs`` processes."""
     unique = {fingerprint(rules): rules for rules in games}
     done: dict[str, ExactFigures] = {}
     order = sorted(unique, key=lambda key: positions(unique[key]))

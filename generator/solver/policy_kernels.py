@@ -1,13 +1,13 @@
 """Native kernels of policy evaluation: the value and length of games under fixed policies.
 
-They read the layer transitions :func:`generator.sim.solve_kernels.build_transitions` builds
+They read the layer transitions :func:`generator.solver.solve_kernels.build_transitions` builds
 (``options[row, :counts[row]]``, ``row = state position * throws + throw index``; an option is
 ``WIN`` or ``2 * state id + keeps_turn``) and, like the solver's kernels, sweep one layer in
 place (Gauss-Seidel) until the largest change in a sweep is below the tolerance. Every sweep
 function returns ``(sweeps, last change)``, sweeps ``-1`` when ``max_sweeps`` passed first.
 
 The uniformly random player picks each option of a row with the same probability, as the
-simulator's random agent picks among :func:`generator.sim.fast.legal_moves` (the same moves,
+simulator's random agent picks among :func:`generator.sim.kernel_moves.legal_moves` (the same moves,
 one per distinct piece position, with the voluntary pass last).
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from generator.sim.solve_kernels import WIN, option_worth
+from generator.solver.solve_kernels import WIN, option_worth
 
 
 @njit(cache=True)

@@ -1,11 +1,11 @@
 """Native kernels of the exact solver: move generation, value iteration, expected length.
 
-Moves come from the simulator's compiled rules (:mod:`generator.sim.solve_moves`, which calls
-:func:`generator.sim.fast.legal_moves` and :func:`generator.sim.fast.apply_move`): the rules
-exist once in native code. ``tests/test_solve.py`` checks the solved values against the
-reference engine position by position. These kernels store every option of a layer, which is
-simple and fast for small games (the exact policy evaluations read them);
-:mod:`generator.sim.solve_sweeps` solves the large games without storing options.
+Moves come from the simulator's compiled rules (:mod:`generator.solver.solve_moves`, which calls
+:func:`generator.sim.kernel_moves.legal_moves` and :func:`generator.sim.kernel_moves.apply_move`):
+the rules exist once in native code. ``tests/test_solve.py`` checks the solved values against the
+reference engine position by position. These kernels store every option of a layer, which is simple
+and fast for small games (the exact policy evaluations read them);
+:mod:`generator.solver.solve_sweeps` solves the large games without storing options.
 
 An option is encoded as one integer: ``WIN`` when the move bears off the mover's last piece,
 else ``2 * state + keeps_turn``. The value of an option for the mover is ``1`` (win),
@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from generator.sim.fast import MAX_MOVES, MOVE_WIDTH, header
-from generator.sim.solve_moves import WIN, load_state, successors
+from generator.sim.kernel_moves import MAX_MOVES, MOVE_WIDTH, header
+from generator.solver.solve_moves import WIN, load_state, successors
 
 __all__ = ["WIN", "build_transitions", "classify_states", "iterate_values"]
 
@@ -100,9 +100,9 @@ def build_transitions(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Options of every (state, throw) of a layer: ``options[row, :counts[row]]`` with
     ``row = state position * throws + throw index``, in the engine's move order (moves from
-    :func:`generator.sim.solve_moves.successors`, the simulator's kernel). A row has at most
+    :func:`generator.solver.solve_moves.successors`, the simulator's kernel). A row has at most
     one option per piece plus the pass. For small games (every state index in ``dense``);
-    :mod:`generator.sim.solve_sweeps` solves large ones without storing options."""
+    :mod:`generator.solver.solve_sweeps` solves large ones without storing options."""
     K = header(packed)
     count, n = table.shape
     throws = throw_values.shape[0]

@@ -89,7 +89,7 @@ class Geometry:
     """``slot_piece`` as an array, for the kernels."""
     packed: IntArray
     """The rules as the simulator's kernel reads them (:meth:`EncodedRules.packed`): the
-    solver generates its moves with that kernel (:mod:`generator.sim.solve_moves`)."""
+    solver generates its moves with that kernel (:mod:`generator.solver.solve_moves`)."""
     pieces: int
     off: int
     stack_limit: int
@@ -267,7 +267,7 @@ would be far too large anyway)."""
 
 def layer_sizes(geo: Geometry, configs: Configurations) -> IntArray | None:
     """How many states each layer (pieces borne off by both sides) holds, without visiting the
-    states: the same count as :func:`generator.sim.solve_kernels.classify_states`, which marks
+    states: the same count as :func:`generator.solver.solve_kernels.classify_states`, which marks
     every state index.
 
     A state pairs the mover's configuration with the opponent's; it is possible when neither

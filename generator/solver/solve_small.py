@@ -1,18 +1,18 @@
 """Small games with every option stored: the layers, the numbering and the transitions that the
-exact policy evaluation (:mod:`generator.sim.policy_eval`), the fitted agent's fit
-(:mod:`generator.sim.fitted_agent`) and the visit counts (:mod:`generator.sim.solve_visits`)
+exact policy evaluation (:mod:`generator.solver.policy_eval`), the fitted agent's fit
+(:mod:`generator.solver.fitted_agent`) and the visit counts (:mod:`generator.solver.solve_visits`)
 read.
 
-A state index is ``(p * C + mover) * C + opponent`` (:func:`generator.sim.solve_space.state_index`,
-``C`` configurations a side, ``p`` the mover's perspective). Borne-off pieces never come back
-and a move bears off at most one, so the states are layered by the pieces borne off by both
-sides, and a layer's moves lead only into itself and the next layer. A small game is swept
-layer by layer from the most borne off to the fewest, as the solver does
-(:mod:`generator.sim.solve`); its states are numbered consecutively in that order (within a
-layer, the most advanced first), and each layer's options are built when it is reached
-(:func:`generator.sim.solve_kernels.build_transitions`: every (state, throw)'s options in the
-simulator kernel's move order, so a random player here picks among the moves the simulator
-offers). Large games are solved without storing options (:mod:`generator.sim.solve_sweeps`).
+A state index is ``(p * C + mover) * C + opponent``
+(:func:`generator.solver.solve_space.state_index`, ``C`` configurations a side, ``p`` the mover's
+perspective). Borne-off pieces never come back and a move bears off at most one, so the states are
+layered by the pieces borne off by both sides, and a layer's moves lead only into itself and the
+next layer. A small game is swept layer by layer from the most borne off to the fewest, as the
+solver does (:mod:`generator.solver.solve`); its states are numbered consecutively in that order
+(within a layer, the most advanced first), and each layer's options are built when it is reached
+(:func:`generator.solver.solve_kernels.build_transitions`: every (state, throw)'s options in the
+simulator kernel's move order, so a random player here picks among the moves the simulator offers).
+Large games are solved without storing options (:mod:`generator.solver.solve_sweeps`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.engine.rules import Rules
-from generator.sim.solve_space import (
+from generator.solver.solve_space import (
     Configurations,
     Geometry,
     IntArray,
@@ -37,7 +37,7 @@ def layer_states(geo: Geometry, configs: Configurations, pieces: int) -> list[In
     """The state indices of each layer (``[k]``: ``k`` pieces borne off by both sides, the
     finished states left out), the most advanced states of a layer first (the sum of both
     sides' progress, ties in index order)."""
-    from generator.sim import solve_kernels as kernels
+    from generator.solver import solve_kernels as kernels
 
     layer_of = kernels.classify_states(
         configs.table, geo.cells, geo.off, geo.stack_limit, geo.perspectives
@@ -58,8 +58,8 @@ def transitions(
     """The options of every (state, throw) of a layer, ``options[row, :counts[row]]`` with
     ``row = position in members * throws + throw index``, the targets numbered by ``dense``
     (``[state index]`` -> state id; every state the layer's moves reach must have one):
-    :func:`generator.sim.solve_kernels.build_transitions`."""
-    from generator.sim import solve_kernels as kernels
+    :func:`generator.solver.solve_kernels.build_transitions`."""
+    from generator.solver import solve_kernels as kernels
 
     return kernels.build_transitions(
         members,

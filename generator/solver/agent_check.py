@@ -6,7 +6,7 @@ must win at least :data:`QUALIFYING_SCORE` of its games, with the whole 95 % int
 that line. Each agent plays :data:`CHECK_GAMES` seeded games a seat against random in every
 simulated rulebook (about a third of a point either side, both seats together).
 
-The fitted agent (:mod:`generator.sim.fitted_agent`) is checked like the others, and also
+The fitted agent (:mod:`generator.solver.fitted_agent`) is checked like the others, and also
 plays :data:`HEAD_TO_HEAD_GAMES` games a seat against the simple agent that scores best
 against random in the same rulebook (``fitted_v_best``).
 
@@ -17,7 +17,7 @@ Too slow for every build (some minutes of one core), the check is committed in
 games, so a build reads them while that is unchanged and measures a rulebook again when it is
 not (:mod:`generator.measure.agents`). Where a game is solved, the perfect player is an agent
 as well: its exact score against random is in ``results/exact-effects.json``
-(:mod:`generator.sim.exact_effects`).
+(:mod:`generator.solver.exact_effects`).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from typing import Any
 
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant
-from generator.sim import fitted_agent, results_files
+from generator.sim import results_files
 from generator.sim.agents import FastAgent
 from generator.sim.encode import encode_rules
 from generator.sim.records import (
@@ -43,6 +43,7 @@ from generator.sim.records import (
     digest,
     simulate,
 )
+from generator.solver import fitted_agent
 
 QUALIFYING_SCORE = 0.55
 EVEN = 0.5
@@ -266,7 +267,7 @@ def fit_all(
 ) -> dict[str, Any]:
     """Every simulated rulebook's fit of the fitted agent (rulebooks playing one game share
     it): the content of ``results/fitted-agent.json``, without provenance. Fits are keyed by
-    :func:`generator.sim.fitted_agent.fingerprint`."""
+    :func:`generator.solver.fitted_agent.fingerprint`."""
     from generator.engine.rules import compile_rules
     from generator.sim.suite import simulated_variants
 

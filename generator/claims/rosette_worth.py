@@ -7,7 +7,7 @@ route: the same pieces, the same side to move, only the square left empty. Short
 piece has not yet arrived; past it the piece is one step further on, so the two comparisons
 err in opposite directions on the piece's progress, and their mean is the worth of the square
 itself. Positions are weighted by how often perfect play reaches them
-(:func:`generator.sim.solve_visits.expected_visits`): the figures are averages over the throws
+(:func:`generator.solver.solve_visits.expected_visits`): the figures are averages over the throws
 of perfect games at which a side holds the square, counting only positions where both
 neighbouring squares are empty (so both comparisons exist).
 
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.engine.rules import Rules, Side
-from generator.sim.solve import Solution
-from generator.sim.solve_space import IntArray, configuration_code
-from generator.sim.solve_visits import expected_visits
+from generator.solver.solution import Solution
+from generator.solver.solve_space import IntArray, configuration_code
+from generator.solver.solve_visits import expected_visits
 
 
 @dataclass(frozen=True)

@@ -4,30 +4,30 @@ The full games (seven pieces a side) are too large to solve for every rulebook, 
 gap there needs a player that is strong without a solution. This one is fitted per rulebook,
 from the data alone:
 
-1. **Fit.** The rulebook with fewer pieces (:func:`generator.sim.exact_effects.pieces_for`:
-   three a side on the 14- and 16-square routes, two on the 27-square ones) is solved
-   exactly, and every position's exact chance of winning (side to move) is fitted by least
-   squares (numpy's ``lstsq``, deterministic: no seed) to the simulator's features of that
-   position (:func:`generator.sim.fast.feature_row`: a constant; each side's progress within
-   the other's reach, weighted by the probabilities of the rulebook's throws; and, step by
-   step along the route, the share of each side's pieces standing there; all as fractions,
-   so the same weights read a seven-piece position).
-2. **Play.** For each legal move the agent evaluates the position after it, from the side of
-   the player then to throw (itself after an extra throw), which averages over that throw's
-   values: a one-ply expectimax (:func:`generator.sim.fast.fitted_score`), at the kernel's
-   speed. Of equal moves it plays the first, so it is one fixed policy.
+1. **Fit.** The rulebook with fewer pieces (:func:`generator.solver.exact_effects.pieces_for`:
+   three a side on the 14- and 16-square routes, two on the 27-square ones) is solved exactly, and
+   every position's exact chance of winning (side to move) is fitted by least squares (numpy's
+   ``lstsq``, deterministic: no seed) to the simulator's features of that position
+   (:func:`generator.sim.kernel_evaluation.feature_row`: a constant; each side's progress within the
+   other's reach, weighted by the probabilities of the rulebook's throws; and, step by step along
+   the route, the share of each side's pieces standing there; all as fractions, so the same weights
+   read a seven-piece position).
+2. **Play.** For each legal move the agent evaluates the position after it, from the side of the
+   player then to throw (itself after an extra throw), which averages over that throw's values: a
+   one-ply expectimax (:func:`generator.sim.kernel_evaluation.fitted_score`), at the kernel's speed.
+   Of equal moves it plays the first, so it is one fixed policy.
 3. **Check, exactly.** At the fitted piece count the agent's own policy is evaluated exactly
    (no sampling) against a random player and against perfect play, from both seats
    (:class:`Fit`); perfect play's own figures there are the exact evaluation's
-   (:mod:`generator.sim.policy_eval`, committed in ``results/exact-effects.json``), not
+   (:mod:`generator.solver.policy_eval`, committed in ``results/exact-effects.json``), not
    repeated here. At full size it is measured against random like every agent
-   (:mod:`generator.sim.agent_check`), and stands for skill only where it clears the same
+   (:mod:`generator.solver.agent_check`), and stands for skill only where it clears the same
    bar.
 
 Fits are cached as JSON under ``.cache/fitted`` keyed by the rules' content. Fitting every
 rulebook takes minutes, so the fits the site plays are committed in
 ``results/fitted-agent.json`` with the command, commit, date and machine (``ur-variants
-agents`` writes it, :func:`generator.sim.agent_check.fit_all`); the build reads the weights
+agents`` writes it, :func:`generator.solver.agent_check.fit_all`); the build reads the weights
 from there (:func:`weights_for`) and fits only rules the file does not hold.
 """
 
@@ -44,11 +44,9 @@ import numpy as np
 from generator.engine.position import start_position
 from generator.engine.rules import Rules
 from generator.sim import results_files
+from generator.sim.agents import FIT_VERSION
 from generator.sim.cache_files import read_json, write_json
 from generator.sim.encode import FloatArray
-
-FIT_VERSION = 2
-"""Bump when the features, the fit or the search could change the agent's play."""
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "fitted"
 RESULTS_FORMAT = 1
@@ -56,7 +54,8 @@ RESULTS_FILE = results_files.RESULTS_DIR / "fitted-agent.json"
 
 
 def feature_names(rules: Rules) -> list[str]:
-    """What each weight multiplies, in order (:func:`generator.sim.fast.feature_row`)."""
+    """What each weight multiplies, in order
+    (:func:`generator.sim.kernel_evaluation.feature_row`)."""
     steps = ["in hand", *(f"on step {k}" for k in range(1, rules.off)), "borne off"]
     return [
         "constant",
@@ -111,9 +110,9 @@ FIT_PIECES = 3
 def fit_pieces(rules: Rules) -> int:
     """How many pieces a side the fit for ``rules`` solves: the most, up to
     :data:`FIT_PIECES`, whose game has at most the positions the exact evaluations take
-    (:data:`generator.sim.policy_eval.DEFAULT_MAX_STATES`)."""
-    from generator.sim.policy_eval import DEFAULT_MAX_STATES
-    from generator.sim.solve import with_pieces
+    (:data:`generator.solver.policy_eval.DEFAULT_MAX_STATES`)."""
+    from generator.solver.policy_eval import DEFAULT_MAX_STATES
+    from generator.solver.solve import with_pieces
 
     for pieces in range(min(FIT_PIECES, rules.pieces), 0, -1):
         if state_count(with_pieces(rules, pieces)) <= DEFAULT_MAX_STATES:
@@ -122,13 +121,13 @@ def fit_pieces(rules: Rules) -> int:
 
 
 def state_count(rules: Rules) -> int:
-    """The positions of the game of ``rules``, as :func:`generator.sim.solve.estimate` counts
+    """The positions of the game of ``rules``, as :func:`generator.solver.solve.estimate` counts
     them, without the memory figures it computes too: those need each layer's sweep order
     (a compiled kernel), and a build asks for the count of every rulebook's small games only
     to find its committed fit."""
-    from generator.sim.solve import MAX_COUNTED_CONFIGURATIONS, estimate
-    from generator.sim.solve_index import build_index
-    from generator.sim.solve_space import code_space, enumerate_configurations, geometry
+    from generator.solver.solve_estimate import MAX_COUNTED_CONFIGURATIONS, estimate
+    from generator.solver.solve_index import build_index
+    from generator.solver.solve_space import code_space, enumerate_configurations, geometry
 
     if code_space(rules) > MAX_COUNTED_CONFIGURATIONS:
         return estimate(rules).states
@@ -139,13 +138,13 @@ def state_count(rules: Rules) -> int:
 def fit(rules: Rules) -> Fit:
     """Fit the evaluation to the exact solution of ``rules`` (as given: pass the reduced
     game) and evaluate the fitted agent exactly."""
-    from generator.sim import fitted_kernels as fk
-    from generator.sim import policy_kernels as pk
-    from generator.sim import solve_kernels as kernels
-    from generator.sim.policy_eval import TOLERANCE, warm_up
-    from generator.sim.solve import LENGTH_TOLERANCE, MAX_SWEEPS
-    from generator.sim.solve_small import small_game
-    from generator.sim.solve_space import state_index
+    from generator.solver import fitted_kernels as fk
+    from generator.solver import policy_kernels as pk
+    from generator.solver import solve_kernels as kernels
+    from generator.solver.policy_eval import TOLERANCE, warm_up
+    from generator.solver.solve_layer import LENGTH_TOLERANCE, MAX_SWEEPS
+    from generator.solver.solve_small import small_game
+    from generator.solver.solve_space import state_index
 
     warm_up(rules)
     began = time.process_time()
@@ -221,8 +220,8 @@ def _converged(result: tuple[int, float]) -> None:
 
 def fingerprint(rules: Rules) -> str:
     """The content key of the reduced game a fit of ``rules`` solves, and of the fit."""
-    from generator.sim.policy_eval import TOLERANCE
-    from generator.sim.solve import rules_key, with_pieces
+    from generator.solver.policy_eval import TOLERANCE
+    from generator.solver.solve import rules_key, with_pieces
 
     return f"{rules_key(with_pieces(rules, fit_pieces(rules)), TOLERANCE)}.f{FIT_VERSION}"
 
@@ -230,7 +229,7 @@ def fingerprint(rules: Rules) -> str:
 def cached_fit(rules: Rules, cache_dir: Path | None = DEFAULT_CACHE) -> Fit:
     """:func:`fit` of ``rules`` reduced to :func:`fit_pieces` pieces a side, from the cache
     when present."""
-    from generator.sim.solve import with_pieces
+    from generator.solver.solve import with_pieces
 
     small = with_pieces(rules, fit_pieces(rules))
     path = cache_dir / f"{fingerprint(rules)}.json" if cache_dir is not None else None

@@ -1,7 +1,7 @@
 """How often perfect play passes through each position, exactly, from a solved game.
 
 With the solver's policy fixed (of the moves of highest value, the first in the engine's
-order: :func:`generator.sim.solve_kernels.choose_policy`), a game from the start is a Markov
+order: :func:`generator.solver.solve_kernels.choose_policy`), a game from the start is a Markov
 chain over the solved states. The expected number of throws made from state ``s`` is
 
     N(s) = [s is the start] + sum over (u, t) with policy(u, t) = s of N(u) * p(t),
@@ -19,9 +19,9 @@ import numpy as np
 from numba import njit
 
 from generator.engine.position import start_position
-from generator.sim.solve import Solution
-from generator.sim.solve_small import layer_states, transitions
-from generator.sim.solve_space import FloatArray
+from generator.solver.solution import Solution
+from generator.solver.solve_small import layer_states, transitions
+from generator.solver.solve_space import FloatArray
 
 VISIT_TOLERANCE = 1e-13
 """Probability left unpushed at which the visit counts count as converged."""
@@ -31,9 +31,9 @@ MAX_VISIT_SWEEPS = 1_000_000
 
 def perfect_policy(solution: Solution) -> np.ndarray:
     """The solver's chosen option for every (state id, throw index), row ``id * throws + t``:
-    rebuilt layer by layer from the solved values, as :func:`generator.sim.solve._solve` made
+    rebuilt layer by layer from the solved values, as :func:`generator.solver.solve._solve` made
     them (the solution keeps values, not moves)."""
-    from generator.sim import solve_kernels as kernels
+    from generator.solver import solve_kernels as kernels
 
     geo, configs = solution.geometry, solution.configurations
     throws = int(geo.throw_values.shape[0])
@@ -79,7 +79,7 @@ def _push(
     """Push the start's probability along the chosen options; (visits, sweeps) or sweeps ``-1``.
 
     State ids run layer by layer from the fewest pieces borne off (the start's layer) to the
-    most (:mod:`generator.sim.solve_index`), the way the flow goes, so the sweep runs upwards."""
+    most (:mod:`generator.solver.solve_index`), the way the flow goes, so the sweep runs upwards."""
     throws = probs.shape[0]
     visits = np.zeros(states)
     residual = np.zeros(states)

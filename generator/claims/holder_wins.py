@@ -1,7 +1,7 @@
 """Does the side holding a square go on to win? Exactly, over the games perfect play plays.
 
 With both sides playing the solver's perfect policy (of the moves of highest value, the first
-in the engine's order, as :func:`generator.sim.solve_sweeps._bellman_wave` chooses), a game
+in the engine's order, as :func:`generator.solver.solve_sweeps._bellman_wave` chooses), a game
 from the start is a Markov chain over the solved states. A forward pass pushes the start's unit
 of probability along the chosen moves and the throws' odds, layer by layer (a move bears off
 at most one piece, so a layer's mass flows only into itself and the next), until what is left
@@ -9,7 +9,7 @@ to push in a layer is below :data:`PUSH_TOLERANCE`. Two weightings come out of t
 
 - **per throw**: over every throw of a perfect game at which one side has a piece on the
   square, weighted by how often perfect play makes it (the expected number of throws made
-  from each state, ``N(s)`` of :mod:`generator.sim.solve_visits`), the chance that the side
+  from each state, ``N(s)`` of :mod:`generator.solver.solve_visits`), the chance that the side
   holding it goes on to win. A throw is a moment of the game, so this is "at a moment when one
   side holds the square, how often does that side win?".
 - **per game**: in each game, the first moment a side has a piece on the square (the position
@@ -34,14 +34,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+from generator.claims.rosette_worth import square_step
 from generator.engine.position import start_position
 from generator.engine.rules import Side
 from generator.sim.encode import numbered_route_cells
-from generator.sim.fast import MAX_MOVES, header
-from generator.sim.rosette_worth import square_step
-from generator.sim.solve import Solution, release_pages, sweep_order
-from generator.sim.solve_moves import MoveArrays, build_move_table, table_successors
-from generator.sim.solve_sweeps import CHUNKS, WIN_CODE, _chunk, _option
+from generator.sim.kernel_moves import MAX_MOVES, header
+from generator.solver.solution import Solution
+from generator.solver.solve_checkpoints import release_pages
+from generator.solver.solve_estimate import sweep_order
+from generator.solver.solve_moves import MoveArrays, build_move_table, table_successors
+from generator.solver.solve_sweeps import CHUNKS, WIN_CODE, _chunk, _option
 
 PUSH_TOLERANCE = 1e-12
 """Probability left unpushed in a layer at which its flow counts as converged."""

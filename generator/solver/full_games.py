@@ -3,7 +3,7 @@
 The build solves every rulebook with one and two pieces (:mod:`generator.measure.exact`); the
 full games are far larger (seven pieces on Bell's route: 137,870,097 positions) and take
 minutes to hours each, too slow for every build. ``ur-variants full-games RULEBOOK...``
-solves them one at a time (:func:`generator.sim.solve.solve`, checkpointed under
+solves them one at a time (:func:`generator.solver.solve.solve`, checkpointed under
 ``.cache/solve``, so a killed solve resumes) and keeps each rulebook's figures in the
 committed ``results/full-games.json``: the first player's perfect-play chance, the expected
 length of a perfect game, the positions, the solver's memory estimate, processor and wall
@@ -13,7 +13,7 @@ date, machine: :func:`generator.sim.results_files.provenance`). The build only r
 Every simulated rulebook is listed: solved, or pending with its size counted beforehand and
 whether it fits :data:`MEMORY_LIMIT` (the issue's bound for the largest full game here,
 seven-piece Masters; these machines have 24 GiB). A record is current while its fingerprint
-(:func:`generator.sim.solve.game_key`: the rules' effective content, engine and solver
+(:func:`generator.solver.solve.game_key`: the rules' effective content, engine and solver
 versions, the tolerance) is the catalogue's; when a ruling changes play, the record is stale
 (:func:`status`) and the rulebook waits to be solved again. Rulebooks playing the same game
 (one fingerprint, even where their rulings are worded differently) are solved once; the
@@ -32,23 +32,19 @@ from typing import Any
 
 from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 from generator.sim import results_files
-from generator.sim.fitted_agent import committed_weights
-from generator.sim.policy_eval import ZERO_EFFECT
-from generator.sim.published import PERFECT_FIRST_PLAYER
-from generator.sim.solve import (
+from generator.sim.variation import Change, canonical
+from generator.solver.fitted_agent import committed_weights
+from generator.solver.policy_eval import ZERO_EFFECT
+from generator.solver.published import PERFECT_FIRST_PLAYER
+from generator.solver.solve import SOLVER_VERSION, game_key, solution_path, solve, starting_point
+from generator.solver.solve_estimate import (
     ESTIMATE_VERSION,
     PROCESS_BYTES,
     PROCESS_COUNTED_SINCE,
-    SOLVER_VERSION,
     estimate,
-    game_key,
-    solution_path,
-    solve,
-    starting_point,
 )
-from generator.sim.variation import Change, canonical
 
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "full-games.json"
@@ -68,7 +64,7 @@ def full_games(catalog: Catalog) -> dict[str, Rules]:
 
 
 def fingerprint(rules: Rules) -> str:
-    """What decides a full game's figures (:func:`generator.sim.solve.game_key`): rulebooks
+    """What decides a full game's figures (:func:`generator.solver.solve.game_key`): rulebooks
     whose rulings differ only where play cannot tell (a capture ruling about cells one side
     never enters, say) share it, and one solve."""
     return game_key(rules, TOLERANCE)
@@ -112,7 +108,7 @@ class FullGame:
     same_game_as: str | None = None
     """The rulebook whose solve this record copies (the same rules, so the same game)."""
     estimate_version: int = 1
-    """The :data:`generator.sim.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
+    """The :data:`generator.solver.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
     written before it was recorded count as 1; before 4 the estimate left out the process)."""
 
     @property
@@ -149,7 +145,7 @@ class Pending:
     fits: bool
     """The memory estimate is within the limit: it can be solved here."""
     estimate_version: int = 1
-    """The :data:`generator.sim.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
+    """The :data:`generator.solver.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
     written before it was recorded count as 1)."""
 
     def as_dict(self) -> dict[str, Any]:
@@ -185,10 +181,10 @@ def solve_full_game(
 ) -> FullGame:
     """Solve ``rules`` (resuming a checkpointed solve in ``cache_dir``) and return its record;
     ``provenance(seconds)`` says who computed it. Raises
-    :class:`generator.sim.solve.SolveRefused` over the memory limit.
+    :class:`generator.solver.solve.SolveRefused` over the memory limit.
 
     The sweeps start from the committed fitted evaluation of these rules (fewer sweeps, the
-    same values within the tolerance: :func:`generator.sim.solve.solve`), unless a solve
+    same values within the tolerance: :func:`generator.solver.solve.solve`), unless a solve
     started from 1/2 is already checkpointed, which is resumed as it began."""
     start = committed_weights(rules)
     if start is not None and cache_dir is not None:
@@ -240,7 +236,7 @@ class FullEffect:
     """One ruling changed in a rulebook whose full game is solved, where the changed rules
     play a game that is solved too (under any rulebook's name): the change's exact effect on
     the full game under perfect play, nothing sampled and no piece count reduced. (The
-    random-play figures of :mod:`generator.sim.exact_effects` are not known at this size.)"""
+    random-play figures of :mod:`generator.solver.exact_effects` are not known at this size.)"""
 
     baseline: FullGame
     """The rulebook's own full game."""
@@ -263,7 +259,7 @@ class FullEffect:
     @property
     def changes_the_game(self) -> bool:
         """The two full games differ and some figure moves by at least
-        :data:`generator.sim.policy_eval.ZERO_EFFECT` (the exact effects' zero)."""
+        :data:`generator.solver.policy_eval.ZERO_EFFECT` (the exact effects' zero)."""
         if self.changed.key == self.baseline.key:
             return False
         throws = self.throws

@@ -1,7 +1,7 @@
 """A perfect index of a game's unfinished positions, layer by layer, from small tables.
 
 A state pairs the mover's configuration ``i`` with the opponent's ``j``
-(:mod:`generator.sim.solve_space`); it is possible when each side respects its stacking limit
+(:mod:`generator.solver.solve_space`); it is possible when each side respects its stacking limit
 and no cell holds pieces of both sides. Only cells both routes use can be shared, so a
 configuration's *mask* (the shared cells it occupies) decides whom it can meet: ``i`` and ``j``
 fit exactly when their masks are disjoint. States are numbered without gaps:
@@ -20,7 +20,7 @@ not one per state.
 
 Positions are swept in *waves* of equal total progress (both sides' progress summed), highest
 first: a move that captures nothing raises the total, so within a sweep most successors of a
-wave were already updated (:func:`generator.sim.solve_sweeps.layer_order`).
+wave were already updated (:func:`generator.solver.solve_sweeps.layer_order`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from generator.sim.solve_space import BoolArray, Configurations, Geometry, IntArray
+from generator.solver.solve_space import BoolArray, Configurations, Geometry, IntArray
 
 MAX_SHARED_CELLS = 62
 """Masks are 64-bit integers."""

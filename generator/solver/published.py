@@ -1,15 +1,16 @@
-"""Published figures this project checks itself against (``/work/shared/research/peers.md``).
+"""Published figures this project checks itself against.
 
 Finkel's rules as RoyalUr.net plays them, random against random (uniform over legal moves):
-RoyalUr-Java's array engine, 1,336,400 games, and the ``royalur`` 0.0.6 package, 20,000 games,
-measured on this machine with the counting conventions of :mod:`generator.sim.stats`.
+RoyalUr-Java's array engine (https://github.com/RoyalUr/RoyalUr-Java), 1,336,400 games, and the
+``royalur`` 0.0.6 package (RoyalUr-Python, https://github.com/RoyalUr/RoyalUr-Python), 20,000
+games, measured on this machine with the counting conventions of :mod:`generator.sim.stats`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from generator.model.catalog import Catalog
+from generator.model.catalog_contents import Catalog
 
 FINKEL_MOVES = 143.81
 """RoyalUr-Java, 1,336,400 games (royalur's 20,000 games gave 143.69 ± 0.14)."""
@@ -74,7 +75,8 @@ PERFECT_FIRST_PLAYER: dict[str, dict[str, Any]] = {
         ("royalur-masters", 0.504809002027),
     )
 }
-"""The first player's chance under perfect play in the full games RoyalUr.net has solved
-(Finkel, Blitz, Masters with three dice), as JeroenOlieslagers/game_of_ur's ``README.md``
-publishes them, in percent to ``decimals`` places (``/work/shared/research/peers.md``, "The
-solved game"), by the rulebook that plays RoyalUr.net's rules."""
+"""The first player's chance under perfect play in the full games RoyalUr.net has solved (Finkel,
+Blitz, Masters with three dice), as JeroenOlieslagers/game_of_ur's ``README.md`` publishes them
+(https://github.com/JeroenOlieslagers/game_of_ur; RoyalUr.net's solved game,
+https://royalur.net/solved), in percent to ``decimals`` places, by the rulebook that plays
+RoyalUr.net's rules."""

@@ -1,0 +1,119 @@
+"""What every claim check gives and takes: the verdicts (:data:`SUPPORTED` and the rest), a
+claim's result with the evidence behind it (:class:`ClaimResult`), the checks' settings
+(:class:`CheckSettings`), and the few words and intervals the checks share."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.engine.rules import Rules
+from generator.model.catalog_contents import Catalog
+from generator.model.variant import Claim
+from generator.words import number_word
+
+CLAIMS_VERSION = 6
+"""Bump when a check could give a different result for the same rules."""
+
+Verdict = str
+SUPPORTED: Verdict = "supported"
+PARTLY: Verdict = "partly supported"
+CONTRADICTED: Verdict = "contradicted"
+UNSUPPORTED: Verdict = "unsupported"
+"""The evidence named does not bear the claim out, nor show it false."""
+CONSISTENT_WITH_ASSUMPTION: Verdict = "consistent with an assumed pace"
+"""Only true under an assumption no source states (a pace of play): it cannot be shown false."""
+NOT_CONSISTENT_WITH_ASSUMPTION: Verdict = "not consistent with any assumed pace"
+UNCHECKED: Verdict = "not checkable by the engine"
+
+
+@dataclass
+class ClaimResult:
+    """A claim's verdict and the evidence a reader needs to judge it."""
+
+    claim: str
+    variant: str
+    check: str
+    verdict: Verdict
+    summary: str
+    method: str
+    numbers: dict[str, str] = field(default_factory=dict)
+    exhaustive: bool = False
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    games: int
+    seed: int
+    cache_dir: Path | None
+    refresh: bool = False
+    """Check again and replace cached tallies instead of reading them (``build --refresh``)."""
+    worths: dict[str, dict[str, Any]] | None = None
+    """When given, every exact worth of the central rosette a check computes is put here by its
+    key, the committed ones (:data:`WORTH_FILE`) computed again: what ``ur-variants claims
+    --write-results`` commits."""
+    figures: dict[str, dict[str, Any]] | None = None
+    """When given, every sampled figure and reachability tally a check computes is put here by
+    its key, the committed ones (:data:`FIGURES_FILE`) computed again: what ``ur-variants
+    claims --write-results`` commits."""
+    committed: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    """The committed figures by key (:func:`committed_figures`), read while their key is
+    current."""
+    log: Callable[[str], None] | None = None
+    """Where a stale committed figure is reported (``None``: not reported)."""
+    solve_cache: Path | None = None
+    """Where full games' solves are read from when ``worths`` collects figures (a full game
+    is never solved by a claim check: ``ur-variants full-games`` solves it)."""
+
+
+def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def nearly_all(x: float) -> str:
+    """A share as :func:`percent` gives it, but never "100.0 %" when it falls short of all."""
+    shown = percent(x)
+    return "more than 99.9 %" if x < 1 and shown == percent(1) else shown
+
+
+def rules_with_pieces(rules: Rules, pieces: int) -> Rules:
+    """``rules`` with ``pieces`` a side (the solver's module only when the count changes: a
+    cold build reading committed figures need not import it)."""
+    if pieces == rules.pieces:
+        return rules
+    from generator.solver.solve import with_pieces
+
+    return with_pieces(rules, pieces)
+
+
+def pieces_words(pieces: int) -> str:
+    """A piece count in words: "two pieces"."""
+    return f"{number_word(pieces)} piece{'s' * (pieces != 1)}"
+
+
+def a_side(pieces: int) -> str:
+    """ "two pieces a side"."""
+    return f"{pieces_words(pieces)} a side"
+
+
+def unreadable(catalog: Catalog, claim: Claim, problem: str) -> str:
+    """The error of a claim whose numbers a check cannot read (the catalogue's own check,
+    :func:`generator.model.claim_words.check_claim_numbers`, reports it with its line when
+    the file loads; a claim made elsewhere reaches the check unchecked)."""
+    variant = catalog.variants.get(claim.variant)
+    where = f"{variant.path}: " if variant is not None else ""
+    return f"{where}claim {claim.id}: {problem}"
