@@ -28,6 +28,7 @@ import yaml
 from generator.files import content, replace_files, write_text
 from generator.model.variant import Ruling
 from generator.model.yamlsource import Document, JsonPath, YamlError, load_document, read_limited
+from generator.site.edition_history import history_digests, read_back_problems
 
 EDITIONS_FILE = "editions.yml"
 LOCK_FILE = "published-rulings.lock"
@@ -182,7 +183,12 @@ def fingerprint(ruling: Ruling) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def lock_of(rulings: Iterable[Ruling], edition: str) -> dict[str, Any]:
+def lock_of(
+    rulings: Iterable[Ruling], edition: str, history: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The lock of ``edition``: each ruling's fingerprint, words, value and note, and each
+    edition's digest (``history``: :func:`~generator.site.edition_history.history_digests`),
+    which anchors the history so that no edition can lose a change unnoticed."""
     entries = {}
     for ruling in sorted(rulings, key=lambda r: r.id):
         words, value = words_and_value(ruling)
@@ -192,7 +198,10 @@ def lock_of(rulings: Iterable[Ruling], edition: str) -> dict[str, Any]:
             "value": value,
             "note": note_of(ruling),
         }
-    return {"edition": edition, "rulings": entries}
+    lock: dict[str, Any] = {"edition": edition, "rulings": entries}
+    if history is not None:
+        lock["history"] = history
+    return lock
 
 
 def load_editions(variants: Path) -> Editions:
@@ -374,6 +383,10 @@ def load_lock(variants: Path) -> dict[str, Any]:
         raise EditionError(f"{path}:1: cannot read it ({error}); {_LOCK_FIX}") from error
     if not isinstance(data, dict) or not isinstance(data.get("rulings"), dict):
         raise EditionError(f"{path}:1: expected an object with edition and rulings; {_LOCK_FIX}")
+    history = data.get("history", {})
+    if not isinstance(history, dict) or not all(isinstance(v, str) for v in history.values()):
+        line = _json_line(text, "history")
+        raise EditionError(f"{path}:{line}: history is no map of digests; {_LOCK_FIX}")
     if not isinstance(data.get("edition"), str | None):
         line = _json_line(text, "edition")
         raise EditionError(f"{path}:{line}: edition is no edition number; {_LOCK_FIX}")
@@ -454,31 +467,21 @@ def history_problems(editions: Editions, lock: dict[str, Any], path: Path) -> li
     lock holds, or one the history has but the lock has not that was never withdrawn. Each
     means a history missing part of itself (cut short by a full disk, say, while still valid
     YAML), which the edition pages would publish as if whole."""
-    last_change: dict[str, tuple[Edition, Change]] = {}
-    for edition in editions.editions:
-        last_change.update((change.id, (edition, change)) for change in edition.changed)
     problems = [
         f"{path}:{events[-1].edition.line}: ruling {rid} is in no lock and was never"
         f" withdrawn; {_INCOMPLETE}"
         for rid, events in sorted(editions.history.items())
         if rid not in lock["rulings"] and events[-1].what in {"added", "changed"}
     ]
-    for rid, locked in sorted(lock["rulings"].items()):
-        if rid not in editions.history:
-            problems.append(f"{path}:1: ruling {rid} is published but in no edition; {_INCOMPLETE}")
-            continue
-        if rid not in last_change:
-            continue  # only added: the history holds no words to compare
-        edition, change = last_change[rid]
-        ends = (change.new_words, change.new_value) == (locked["words"], locked["value"])
-        if change.note_changed and "note" in locked:
-            ends = ends and change.new_note == locked["note"]
-        if not ends:
-            problems.append(
-                f"{path}:{edition.line}: the last change of ruling {rid} (edition"
-                f" {edition.number}) does not end at the words, value and note"
-                f" {LOCK_FILE} holds; {_INCOMPLETE}"
-            )
+    problems += [
+        f"{path}:{edition.line}: {problem}; {_INCOMPLETE}"
+        for edition, problem in read_back_problems(editions, lock, LOCK_FILE)
+    ]
+    problems += [
+        f"{path}:1: ruling {rid} is published but in no edition; {_INCOMPLETE}"
+        for rid in sorted(lock["rulings"])
+        if rid not in editions.history
+    ]
     return problems
 
 
@@ -537,7 +540,8 @@ def record_edition(
     text = path.read_text(encoding="utf-8") if path.exists() else _EDITIONS_HEADER
     entry = yaml.safe_dump([edition.to_data()], allow_unicode=True, sort_keys=False, width=100)
     history = (text.rstrip("\n") + "\n" + _indent(entry)).encode("utf-8")
-    lock = _lock_text(lock_of(rulings, number)).encode("utf-8")
+    every = Editions([*(editions.editions if editions else []), edition])
+    lock = _lock_text(lock_of(rulings, number, history_digests(every))).encode("utf-8")
     replace_files({path: content(history), variants / LOCK_FILE: content(lock)})
     return edition
 
