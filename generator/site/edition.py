@@ -1,5 +1,8 @@
 """Editions of the site: what a citation names, and what changed from one edition to the next.
 
+(The records themselves, re-exported here, live in :mod:`generator.site.edition_records`, which
+:mod:`generator.site.edition_history` reads back without importing this module.)
+
 Rule references that readers cite (numbered comprehensive rules, legal codes, the Stanford
 Encyclopedia of Philosophy) publish dated editions, keep old numbers and say what changed. Here:
 
@@ -19,7 +22,6 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,8 +31,14 @@ from generator.files import content, replace_files, write_text
 from generator.model.variant import Ruling
 from generator.model.yamlsource import Document, JsonPath, YamlError, load_document, read_limited
 from generator.site.edition_history import history_digests, read_back_problems
+from generator.site.edition_records import EDITIONS_FILE as EDITIONS_FILE
+from generator.site.edition_records import Change as Change
+from generator.site.edition_records import Edition as Edition
+from generator.site.edition_records import EditionError as EditionError
+from generator.site.edition_records import Editions as Editions
+from generator.site.edition_records import HistoryEvent as HistoryEvent
+from generator.site.edition_records import Withdrawal as Withdrawal
 
-EDITIONS_FILE = "editions.yml"
 LOCK_FILE = "published-rulings.lock"
 REDIRECTS_FILE = "redirects.yml"
 EDITION_KEYS = ("edition", "date", "summary", "added", "changed", "withdrawn")
@@ -45,10 +53,6 @@ becomes part of anchors and citations)."""
 ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-class EditionError(Exception):
-    """The edition files are missing, malformed or out of step; the message says the fix."""
-
-
 def iso_day(text: str) -> dt.date:
     """The day written ``YYYY-MM-DD`` (only that form: not ``20261205`` nor ``2026-W49-6``,
     which :meth:`datetime.date.fromisoformat` also reads); :class:`ValueError` saying so."""
@@ -58,98 +62,6 @@ def iso_day(text: str) -> dt.date:
     except ValueError as error:
         raise ValueError(f"{text!r} is no day ({error}); give YYYY-MM-DD") from error
     raise ValueError(f"{text!r} is not a date written YYYY-MM-DD; give one such as 2026-12-05")
-
-
-@dataclass(frozen=True)
-class Change:
-    """One ruling whose words, value, quotes or note changed: before and after (the notes only
-    when they differ)."""
-
-    id: str
-    old_words: str
-    old_value: str
-    new_words: str
-    new_value: str
-    old_note: str | None = None
-    new_note: str | None = None
-
-    @property
-    def note_changed(self) -> bool:
-        return self.old_note != self.new_note
-
-    def to_data(self) -> dict[str, Any]:
-        data = {k: v for k, v in self.__dict__.items() if not k.endswith("_note")}
-        if self.note_changed:
-            data.update(old_note=self.old_note, new_note=self.new_note)
-        return data
-
-
-@dataclass(frozen=True)
-class Withdrawal:
-    """A published id that no longer names a ruling, and what became of it."""
-
-    id: str
-    fate: str
-    replaced_by: str | None = None
-
-
-@dataclass(frozen=True)
-class Edition:
-    number: str
-    date: dt.date
-    summary: str
-    added: tuple[str, ...] = ()
-    changed: tuple[Change, ...] = ()
-    withdrawn: tuple[Withdrawal, ...] = ()
-    line: int = field(default=1, compare=False)
-    """Where the edition begins in ``editions.yml``, for messages."""
-
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "edition": self.number,
-            "date": self.date.isoformat(),
-            "summary": self.summary,
-            "added": list(self.added),
-            "changed": [c.to_data() for c in self.changed],
-            "withdrawn": [
-                {k: v for k, v in w.__dict__.items() if v is not None} for w in self.withdrawn
-            ],
-        }
-        return data
-
-
-@dataclass(frozen=True)
-class HistoryEvent:
-    """One line of a ruling's own history."""
-
-    edition: Edition
-    what: str
-
-
-@dataclass
-class Editions:
-    """Every edition, oldest first."""
-
-    editions: list[Edition]
-    history: dict[str, list[HistoryEvent]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.editions:
-            raise EditionError(f"variants/{EDITIONS_FILE} lists no edition: add the first one")
-        for edition in self.editions:
-            for rid in edition.added:
-                self.history.setdefault(rid, []).append(HistoryEvent(edition, "added"))
-            for change in edition.changed:
-                self.history.setdefault(change.id, []).append(HistoryEvent(edition, "changed"))
-            for gone in edition.withdrawn:
-                self.history.setdefault(gone.id, []).append(HistoryEvent(edition, gone.fate))
-
-    @property
-    def current(self) -> Edition:
-        return self.editions[-1]
-
-    def withdrawals(self) -> dict[str, tuple[Edition, Withdrawal]]:
-        return {w.id: (e, w) for e in self.editions for w in e.withdrawn}
 
 
 def words_and_value(ruling: Ruling) -> tuple[str, str]:

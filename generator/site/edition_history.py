@@ -29,10 +29,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # edition.py checks the history with this module's reading of it
-    from generator.site.edition import Edition, Editions
+from generator.site.edition_records import Edition, Editions
 
 
 @dataclass(frozen=True)
