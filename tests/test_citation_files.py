@@ -2,7 +2,8 @@
 
 Every entry of ``citations.bib`` is a classic ``@misc`` that pybtex's ``plain`` style (classic
 BibTeX's plain.bst) prints with its year and address; every entry of ``citations-biblatex.bib``
-is biblatex's ``@online``; rispy reads the corporate author of every RIS record whole; every
+is biblatex's ``@online`` (and biber, where installed, reads both against biblatex's data
+model); rispy reads the corporate author of every RIS record whole; every
 style's text is citeproc-py's rendering of the entry's CSL-JSON; a ruling's citation leads to its
 edition's copy.
 """
@@ -11,7 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import rispy
@@ -109,3 +113,25 @@ def test_every_style_is_rendered_and_harvard_leaves_a_place_for_the_access_date(
     assert harvard.date_form == "{d} {M} {Y}" and harvard.months[11] == "December"
     # APA 7 and Chicago print no access date for a dated page; MLA 9 makes it optional.
     assert [s.accessed is None for s in styled[:3]] == [True, True, True]
+
+
+@pytest.mark.skipif(shutil.which("biber") is None, reason="biber (biblatex's reader) not installed")
+def test_biber_reads_both_files_against_biblatexs_data_model(
+    files: dict[str, str], citations: list[Citation], tmp_path: Path
+) -> None:
+    """biber, the program biblatex reads bibliographies with, validates each file against
+    biblatex's data model: no warning, every entry read."""
+    for name in ("citations.bib", "citations-biblatex.bib"):
+        (tmp_path / name).write_text(files[name], encoding="utf-8")
+        run = subprocess.run(
+            ["biber", "--tool", "--validate-datamodel", "--output-file=out.bib", name],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        said = run.stdout + run.stderr
+        assert run.returncode == 0 and "WARN" not in said and "ERROR" not in said, said
+        read = (tmp_path / "out.bib").read_text(encoding="utf-8")
+        assert read.count("\n@") + read.startswith("@") == len(citations), name

@@ -381,7 +381,7 @@ def test_a_configured_address_goes_into_every_citation(
     assert 'site_url: "https://rules.test/ur/"' in config
     bib = citation_files(ctx)["citations.bib"]
     assert "not configured" not in bib
-    assert "howpublished = {\\url{https://rules.test/ur/editions/1/}}" in bib
+    assert "howpublished = {https://rules.test/ur/editions/1/}" in bib
     biblatex = citation_files(ctx)["citations-biblatex.bib"]
     assert "url          = {https://rules.test/ur/editions/1/#fx-board}" in biblatex
     assert ctx.site_citation().url == "https://rules.test/ur/"

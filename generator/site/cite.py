@@ -201,7 +201,9 @@ class Citation:
         fields = {
             "author": f"{{{{{AUTHOR}}}}}",
             "title": f"{{{{{_bibtex_escape(self.title)}}}}}",
-            "howpublished": f"{{\\url{{{self.web_address}}}}}",
+            # The address as text (escaped), not \url{}: classic styles print it without the
+            # url package, and pybtex's plain style shows it as it is.
+            "howpublished": f"{{{_bibtex_escape(self.web_address)}}}",
             "year": f"{{{self.date.year}}}",
             "month": self.date.strftime("%b").lower(),
             "note": f"{{{_bibtex_escape(note)}}}",
