@@ -89,7 +89,10 @@ def test_short_addresses_land_on_the_ruling(site: Path, catalog: Catalog) -> Non
         # A real page (not a redirect stub): the ruling's citation tags, a link on to it.
         assert f'href="{target}"' in text and 'http-equiv="refresh"' not in text
         assert '<meta name="citation_title"' in text
-        assert f'<meta name="citation_public_url" content="{SITE_URL}r/{ruling.id}/">' in text
+        # Zotero's item leads to the words as cited: the ruling in its edition's copy.
+        edition = load_editions(PROJECT / "variants").current.number
+        copy = f"{SITE_URL}editions/{edition}/#{ruling.id}"
+        assert f'<meta name="citation_public_url" content="{copy}">' in text
         owner = (site / "variants" / ruling.variant / "index.html").read_text(encoding="utf-8")
         assert f'id="{ruling.id}"' in owner
 
@@ -165,7 +168,7 @@ def test_browser_contract(site: Path, catalog: Catalog) -> None:
         )
         assert block is not None, ruling.id
         for kind in ("cite-apa cite-text", "cite-bibtex", "cite-biblatex", "cite-csl", "cite-ris"):
-            assert f'<pre class="{kind}">' in block.group(1)
+            assert f'<pre class="{kind}"' in block.group(1)
     board = re.search(
         r'<svg[^>]*role="img"[^>]*>\s*<title id="route-board-title">[^<]+</title>', page
     )

@@ -33,7 +33,8 @@ CHANGES = "changes/index.md"
 
 
 def highwire_meta(ctx: SiteContext, rid: str) -> list[tuple[str, str]]:
-    """Highwire Press tags of one ruling (read by Zotero's Embedded Metadata translator)."""
+    """Highwire Press tags of one ruling (read by Zotero's Embedded Metadata translator); its
+    public address is its citation's, the ruling in its edition's copy."""
     citation = ctx.citation(ctx.rulings[rid])
     meta = [
         ("title", citation.title),
