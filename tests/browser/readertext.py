@@ -221,11 +221,21 @@ def reader_pages(site: Path) -> list[Path]:
 def page_machine_words(site: Path, page: Path, tokens: frozenset[str]) -> Counter[str]:
     """The machine words of one built page. A ruling's own page (``/r/<id>/``) may name its id:
     its citation says which ruling it is."""
-    found = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
     parts = page.relative_to(site).parts
+    if archived(site, page):
+        return Counter()
+    found = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
     if parts[0] == "r" and len(parts) == 3:
         del found[parts[1]]
     return found
+
+
+def archived(site: Path, page: Path) -> bool:
+    """An edition's copy (``/editions/<N>/``): it shows each ruling's words and note as that
+    edition published them, words since reworded included, so that a citation leads to what
+    it cited. The reader-text rules apply to the site as it is now, not to its archive."""
+    parts = page.relative_to(site).parts
+    return len(parts) == 3 and parts[0] == "editions" and parts[1].isdigit()
 
 
 def all_pages(site: Path) -> list[Path]:
