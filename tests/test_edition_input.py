@@ -291,15 +291,21 @@ def test_a_history_missing_a_change_is_found(tmp_path: Path) -> None:
     path.write_text(kept, "utf-8")
     problems = lock_problems(rulings, variants, {})
     line = whole.count("\n", 0, whole.index("  - edition: '2'")) + 1
+    third = whole.count("\n", 0, whole.index("  - edition: '3'")) + 1
+    restore = "the history is incomplete (cut short?): restore it with git (git checkout --"
     assert problems == [
+        f"{path}:{third}: edition 3 is not as it was recorded in the lock; {restore}"
+        " variants/editions.yml)",
         f"{path}:{line}: the last change of ruling fx-board (edition 2) does not end at the"
-        " words, value and note published-rulings.lock holds; the history is incomplete (cut"
-        " short?): restore it with git (git checkout -- variants/editions.yml)"
+        f" words, value and note published-rulings.lock holds; {restore} variants/editions.yml)",
     ]
     path.write_text(whole.replace("    - fx-dice\n", ""), "utf-8")
+    first = whole.count("\n", 0, whole.index("  - edition: '1'")) + 1
     assert lock_problems(rulings, variants, {}) == [
+        f"{path}:{first}: edition 1 is not as it was recorded in the lock; {restore}"
+        " variants/editions.yml)",
         f"{path}:1: ruling fx-dice is published but in no edition; the history is incomplete"
-        " (cut short?): restore it with git (git checkout -- variants/editions.yml)"
+        " (cut short?): restore it with git (git checkout -- variants/editions.yml)",
     ]
 
 

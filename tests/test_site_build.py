@@ -75,7 +75,7 @@ def _html(site: Path) -> Iterator[tuple[Path, str]]:
 def test_every_ruling_id_is_an_element_id_exactly_once(site: Path, catalog: Catalog) -> None:
     ids: Counter[str] = Counter()
     for page, text in _html(site):
-        if page.relative_to(site).parts[0] != "r":
+        if page.relative_to(site).parts[0] not in ("r", "editions"):
             ids.update(re.findall(r'\sid="([^"]+)"', text))
     for ruling in catalog.rulings():
         assert ids[ruling.id] == 1, f"{ruling.id} appears {ids[ruling.id]} times as an id"
@@ -90,9 +90,31 @@ def test_short_addresses_land_on_the_ruling(site: Path, catalog: Catalog) -> Non
         # A real page (not a redirect stub): the ruling's citation tags, a link on to it.
         assert f'href="{target}"' in text and 'http-equiv="refresh"' not in text
         assert '<meta name="citation_title"' in text
-        assert f'<meta name="citation_public_url" content="{SITE_URL}r/{ruling.id}/">' in text
+        # Zotero's item leads to the words as cited: the ruling in its edition's copy.
+        edition = load_editions(PROJECT / "variants").current.number
+        copy = f"{SITE_URL}editions/{edition}/#{ruling.id}"
+        assert f'<meta name="citation_public_url" content="{copy}">' in text
         owner = (site / "variants" / ruling.variant / "index.html").read_text(encoding="utf-8")
         assert f'id="{ruling.id}"' in owner
+
+
+def test_every_edition_is_readable(site: Path, catalog: Catalog) -> None:
+    """/editions/ lists every edition; /editions/<N>/ holds each of its rulings by id and
+    /editions/<N>.json the same as data; the latest holds every ruling published now, and a
+    ruling's citation leads to it."""
+    editions = load_editions(PROJECT / "variants").editions
+    index = (site / "editions" / "index.html").read_text(encoding="utf-8")
+    for edition in editions:
+        page = (site / "editions" / edition.number / "index.html").read_text(encoding="utf-8")
+        data = json.loads((site / "editions" / f"{edition.number}.json").read_text("utf-8"))
+        assert data["edition"] == edition.number and data["date"] == edition.date.isoformat()
+        assert f'href="{edition.number}/"' in index
+        missing = [rid for rid in data["rulings"] if f'id="{rid}"' not in page]
+        assert not missing, f"edition {edition.number} page lacks {missing[:5]}"
+    assert set(data["rulings"]) == {r.id for r in catalog.rulings()}
+    ruling = next(iter(catalog.rulings()))
+    short = (site / "r" / ruling.id / "index.html").read_text(encoding="utf-8")
+    assert f"{SITE_URL}editions/{edition.number}/#{ruling.id}" in short
 
 
 _REFERENCE = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']|url\(\s*["']?([^"')\s]+)""")
@@ -146,8 +168,8 @@ def test_browser_contract(site: Path, catalog: Catalog) -> None:
             re.S,
         )
         assert block is not None, ruling.id
-        for kind in ("cite-text", "cite-bibtex", "cite-csl", "cite-ris"):
-            assert f'<pre class="{kind}">' in block.group(1)
+        for kind in ("cite-apa cite-text", "cite-bibtex", "cite-biblatex", "cite-csl", "cite-ris"):
+            assert f'<pre class="{kind}"' in block.group(1)
     board = re.search(
         r'<svg[^>]*role="img"[^>]*>\s*<title id="route-board-title">[^<]+</title>', page
     )

@@ -14,6 +14,7 @@ import html
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,13 @@ import markdown
 import pytest
 import rispy
 import yaml
-from browser.citeformats import bibtex_problems, csl_problems, plain_problems, ris_problems
+from browser.citeformats import (
+    biblatex_problems,
+    bibtex_problems,
+    csl_problems,
+    ris_problems,
+    styled_problems,
+)
 from pybtex.database import parse_string
 
 from generator.engine.equivalence import compare_rulings, sampled_agreement, swapped_rules
@@ -102,7 +109,8 @@ def test_generation_does_not_depend_on_the_hash_seed(files: dict[str, str]) -> N
 
 
 def test_each_ruling_heading_carries_its_id_once(catalog: Catalog, files: dict[str, str]) -> None:
-    markdown = "\n".join(files.values())
+    """Once on the site's own pages; each edition's copy holds it again, on a page of its own."""
+    markdown = "\n".join(v for k, v in files.items() if not k.startswith("editions/"))
     for ruling in catalog.rulings():
         assert markdown.count(f"{{ #{ruling.id} }}") == 1, ruling.id
 
@@ -330,19 +338,21 @@ def test_citation_formats() -> None:
         "ruling",
         "ruling gb-dice",
         "Dice & odds (Great Book)",
-        "https://s.test/r/gb-dice/",
+        "https://s.test/editions/3/#gb-dice",
         "3",
         dt.date(2026, 11, 30),
     )
-    url_end = "/r/gb-dice/"
+    url_end = "/editions/3/#gb-dice"
     assert not bibtex_problems(c.bibtex(), url_end)
+    assert not biblatex_problems(c.biblatex(), url_end)
     assert parse_string(c.bibtex(), "bibtex").entries["urvariants:gb-dice"].fields["title"] == (
         "{Dice \\& odds (Great Book)}"
     )
     assert not csl_problems(c.csl_text(), url_end)
     assert not ris_problems(c.ris(), url_end)
-    assert not plain_problems(c.plain(), url_end, c.csl_text())
-    assert "3rd ed" in c.plain() and "Ur Variants contributors (2026)" in c.plain()
+    for styled in c.styled():
+        assert not styled_problems(styled.style, styled.text, url_end, c.csl_text())
+    assert "3rd edn" in c.plain() and "Ur Variants contributors (2026)" in c.plain()
 
 
 def test_comparison_labels_are_short_and_tell_different_values_apart(catalog: Catalog) -> None:
@@ -372,7 +382,9 @@ def test_a_configured_address_goes_into_every_citation(
     assert 'site_url: "https://rules.test/ur/"' in config
     bib = citation_files(ctx)["citations.bib"]
     assert "not configured" not in bib
-    assert "url      = {https://rules.test/ur/r/fx-board/}" in bib
+    assert "howpublished = {https://rules.test/ur/editions/1/}" in bib
+    biblatex = citation_files(ctx)["citations-biblatex.bib"]
+    assert "url          = {https://rules.test/ur/editions/1/#fx-board}" in biblatex
     assert ctx.site_citation().url == "https://rules.test/ur/"
     monkeypatch.setenv("SITE_URL", " ")
     assert site_url() is None
@@ -500,7 +512,12 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
         for v in sorted(catalog.variants.values(), key=lambda v: v.short)
     ], "each rulebook of a family under its short name, by short name"
     sections["Rulebooks"] = [sections["Rulebooks"][0], *families[0]["Finkel&#39;s modern rules"]]
-    assert sections["About"] == ["about.md", "methodology.md", "changes/index.md"]
+    assert sections["About"] == [
+        "about.md",
+        "methodology.md",
+        "changes/index.md",
+        "editions/index.md",
+    ]
     listed = (
         {
             p if isinstance(p, str) else next(iter(p.values()))
@@ -511,6 +528,8 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
         | titled
     )
     generated = {n for n in files if n.endswith(".md") and not n.startswith((".", "r/"))}
+    # Each edition's copy is listed on /editions/ (mkdocs.yml's not_in_nav), as pairs are.
+    generated -= {n for n in generated if re.fullmatch(r"editions/[0-9]+\.md", n)}
     pairs = {n for n in generated if "--" in n}
     linked_once = {"statistics/method.md"}  # for implementers: mkdocs.yml's not_in_nav
     assert generated - pairs - linked_once <= listed, "a generated page is missing from the nav"

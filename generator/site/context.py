@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup
@@ -13,7 +14,8 @@ from generator.model.references import Reference, pieces
 from generator.model.variant import Citation as ModelCitation
 from generator.model.variant import Evidence, ResolvedVariant, Ruling
 from generator.site.cite import SITE_NAME, Citation, QuotedVersion
-from generator.site.edition import Editions
+from generator.site.edition import Editions, lock_of
+from generator.site.edition_history import EditionText, read_editions
 from generator.site.render import markdown_text, one_line, relative_link
 from generator.site.vocabulary import Vocabulary
 
@@ -41,6 +43,11 @@ def short_page(ruling_id: str) -> str:
     return f"r/{ruling_id}.md"
 
 
+def edition_page(number: str) -> str:
+    """The page of edition ``number``: every ruling as it stood then (``/editions/<N>/``)."""
+    return f"editions/{number}.md"
+
+
 def pair_page(a: str, b: str) -> str:
     """The one page comparing rulebooks ``a`` and ``b``, whichever is named first (the page
     is named in alphabetical order; the other order is a redirect to it)."""
@@ -63,6 +70,9 @@ class SiteContext:
     site_url: str | None
     """The configured address (``SITE_URL``), or None: citations then carry site paths."""
     editions: Editions
+    lock: dict[str, Any] | None = None
+    """The published rulings as of the latest edition (``published-rulings.lock``); None: the
+    rulings as they are now stand for it."""
     resolved: dict[str, ResolvedVariant] = field(default_factory=dict)
     rulings: dict[str, Ruling] = field(default_factory=dict)
     words: Vocabulary = field(init=False)
@@ -71,6 +81,17 @@ class SiteContext:
         self.words = Vocabulary.of(self.catalog.equipment)
         self.resolved = {vid: self.catalog.resolve(vid) for vid in sorted(self.catalog.variants)}
         self.rulings = {r.id: r for r in self.catalog.rulings()}
+
+    @cached_property
+    def edition_texts(self) -> list[EditionText]:
+        """Every edition's rulings, read back from the lock
+        (:mod:`~generator.site.edition_history`)."""
+        lock = self.lock or lock_of(self.rulings.values(), self.editions.current.number)
+        return read_editions(self.editions, lock)
+
+    def edition_address(self, number: str, anchor: str = "") -> str:
+        """The address of edition ``number``'s copy, or of one ruling in it (``anchor``)."""
+        return self.address(edition_page(number)) + (f"#{anchor}" if anchor else "")
 
     @property
     def variant_ids(self) -> list[str]:
@@ -111,7 +132,7 @@ class SiteContext:
             "ruling",
             f"ruling {ruling.id}",
             self.ruling_title(ruling),
-            self.short_url(ruling.id),
+            self.edition_address(self.editions.current.number, ruling.id),
             self.quoted_versions(ruling.sources, places=True),
         )
 

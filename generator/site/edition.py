@@ -1,5 +1,8 @@
 """Editions of the site: what a citation names, and what changed from one edition to the next.
 
+(The records themselves, re-exported here, live in :mod:`generator.site.edition_records`, which
+:mod:`generator.site.edition_history` reads back without importing this module.)
+
 Rule references that readers cite (numbered comprehensive rules, legal codes, the Stanford
 Encyclopedia of Philosophy) publish dated editions, keep old numbers and say what changed. Here:
 
@@ -19,7 +22,6 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -28,8 +30,15 @@ import yaml
 from generator.files import content, replace_files, write_text
 from generator.model.variant import Ruling
 from generator.model.yamlsource import Document, JsonPath, YamlError, load_document, read_limited
+from generator.site.edition_history import history_digests, read_back_problems
+from generator.site.edition_records import EDITIONS_FILE as EDITIONS_FILE
+from generator.site.edition_records import Change as Change
+from generator.site.edition_records import Edition as Edition
+from generator.site.edition_records import EditionError as EditionError
+from generator.site.edition_records import Editions as Editions
+from generator.site.edition_records import HistoryEvent as HistoryEvent
+from generator.site.edition_records import Withdrawal as Withdrawal
 
-EDITIONS_FILE = "editions.yml"
 LOCK_FILE = "published-rulings.lock"
 REDIRECTS_FILE = "redirects.yml"
 EDITION_KEYS = ("edition", "date", "summary", "added", "changed", "withdrawn")
@@ -44,10 +53,6 @@ becomes part of anchors and citations)."""
 ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-class EditionError(Exception):
-    """The edition files are missing, malformed or out of step; the message says the fix."""
-
-
 def iso_day(text: str) -> dt.date:
     """The day written ``YYYY-MM-DD`` (only that form: not ``20261205`` nor ``2026-W49-6``,
     which :meth:`datetime.date.fromisoformat` also reads); :class:`ValueError` saying so."""
@@ -57,98 +62,6 @@ def iso_day(text: str) -> dt.date:
     except ValueError as error:
         raise ValueError(f"{text!r} is no day ({error}); give YYYY-MM-DD") from error
     raise ValueError(f"{text!r} is not a date written YYYY-MM-DD; give one such as 2026-12-05")
-
-
-@dataclass(frozen=True)
-class Change:
-    """One ruling whose words, value, quotes or note changed: before and after (the notes only
-    when they differ)."""
-
-    id: str
-    old_words: str
-    old_value: str
-    new_words: str
-    new_value: str
-    old_note: str | None = None
-    new_note: str | None = None
-
-    @property
-    def note_changed(self) -> bool:
-        return self.old_note != self.new_note
-
-    def to_data(self) -> dict[str, Any]:
-        data = {k: v for k, v in self.__dict__.items() if not k.endswith("_note")}
-        if self.note_changed:
-            data.update(old_note=self.old_note, new_note=self.new_note)
-        return data
-
-
-@dataclass(frozen=True)
-class Withdrawal:
-    """A published id that no longer names a ruling, and what became of it."""
-
-    id: str
-    fate: str
-    replaced_by: str | None = None
-
-
-@dataclass(frozen=True)
-class Edition:
-    number: str
-    date: dt.date
-    summary: str
-    added: tuple[str, ...] = ()
-    changed: tuple[Change, ...] = ()
-    withdrawn: tuple[Withdrawal, ...] = ()
-    line: int = field(default=1, compare=False)
-    """Where the edition begins in ``editions.yml``, for messages."""
-
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "edition": self.number,
-            "date": self.date.isoformat(),
-            "summary": self.summary,
-            "added": list(self.added),
-            "changed": [c.to_data() for c in self.changed],
-            "withdrawn": [
-                {k: v for k, v in w.__dict__.items() if v is not None} for w in self.withdrawn
-            ],
-        }
-        return data
-
-
-@dataclass(frozen=True)
-class HistoryEvent:
-    """One line of a ruling's own history."""
-
-    edition: Edition
-    what: str
-
-
-@dataclass
-class Editions:
-    """Every edition, oldest first."""
-
-    editions: list[Edition]
-    history: dict[str, list[HistoryEvent]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.editions:
-            raise EditionError(f"variants/{EDITIONS_FILE} lists no edition: add the first one")
-        for edition in self.editions:
-            for rid in edition.added:
-                self.history.setdefault(rid, []).append(HistoryEvent(edition, "added"))
-            for change in edition.changed:
-                self.history.setdefault(change.id, []).append(HistoryEvent(edition, "changed"))
-            for gone in edition.withdrawn:
-                self.history.setdefault(gone.id, []).append(HistoryEvent(edition, gone.fate))
-
-    @property
-    def current(self) -> Edition:
-        return self.editions[-1]
-
-    def withdrawals(self) -> dict[str, tuple[Edition, Withdrawal]]:
-        return {w.id: (e, w) for e in self.editions for w in e.withdrawn}
 
 
 def words_and_value(ruling: Ruling) -> tuple[str, str]:
@@ -182,7 +95,12 @@ def fingerprint(ruling: Ruling) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def lock_of(rulings: Iterable[Ruling], edition: str) -> dict[str, Any]:
+def lock_of(
+    rulings: Iterable[Ruling], edition: str, history: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The lock of ``edition``: each ruling's fingerprint, words, value and note, and each
+    edition's digest (``history``: :func:`~generator.site.edition_history.history_digests`),
+    which anchors the history so that no edition can lose a change unnoticed."""
     entries = {}
     for ruling in sorted(rulings, key=lambda r: r.id):
         words, value = words_and_value(ruling)
@@ -192,7 +110,10 @@ def lock_of(rulings: Iterable[Ruling], edition: str) -> dict[str, Any]:
             "value": value,
             "note": note_of(ruling),
         }
-    return {"edition": edition, "rulings": entries}
+    lock: dict[str, Any] = {"edition": edition, "rulings": entries}
+    if history is not None:
+        lock["history"] = history
+    return lock
 
 
 def load_editions(variants: Path) -> Editions:
@@ -374,6 +295,10 @@ def load_lock(variants: Path) -> dict[str, Any]:
         raise EditionError(f"{path}:1: cannot read it ({error}); {_LOCK_FIX}") from error
     if not isinstance(data, dict) or not isinstance(data.get("rulings"), dict):
         raise EditionError(f"{path}:1: expected an object with edition and rulings; {_LOCK_FIX}")
+    history = data.get("history", {})
+    if not isinstance(history, dict) or not all(isinstance(v, str) for v in history.values()):
+        line = _json_line(text, "history")
+        raise EditionError(f"{path}:{line}: history is no map of digests; {_LOCK_FIX}")
     if not isinstance(data.get("edition"), str | None):
         line = _json_line(text, "edition")
         raise EditionError(f"{path}:{line}: edition is no edition number; {_LOCK_FIX}")
@@ -454,31 +379,21 @@ def history_problems(editions: Editions, lock: dict[str, Any], path: Path) -> li
     lock holds, or one the history has but the lock has not that was never withdrawn. Each
     means a history missing part of itself (cut short by a full disk, say, while still valid
     YAML), which the edition pages would publish as if whole."""
-    last_change: dict[str, tuple[Edition, Change]] = {}
-    for edition in editions.editions:
-        last_change.update((change.id, (edition, change)) for change in edition.changed)
     problems = [
         f"{path}:{events[-1].edition.line}: ruling {rid} is in no lock and was never"
         f" withdrawn; {_INCOMPLETE}"
         for rid, events in sorted(editions.history.items())
         if rid not in lock["rulings"] and events[-1].what in {"added", "changed"}
     ]
-    for rid, locked in sorted(lock["rulings"].items()):
-        if rid not in editions.history:
-            problems.append(f"{path}:1: ruling {rid} is published but in no edition; {_INCOMPLETE}")
-            continue
-        if rid not in last_change:
-            continue  # only added: the history holds no words to compare
-        edition, change = last_change[rid]
-        ends = (change.new_words, change.new_value) == (locked["words"], locked["value"])
-        if change.note_changed and "note" in locked:
-            ends = ends and change.new_note == locked["note"]
-        if not ends:
-            problems.append(
-                f"{path}:{edition.line}: the last change of ruling {rid} (edition"
-                f" {edition.number}) does not end at the words, value and note"
-                f" {LOCK_FILE} holds; {_INCOMPLETE}"
-            )
+    problems += [
+        f"{path}:{edition.line}: {problem}; {_INCOMPLETE}"
+        for edition, problem in read_back_problems(editions, lock, LOCK_FILE)
+    ]
+    problems += [
+        f"{path}:1: ruling {rid} is published but in no edition; {_INCOMPLETE}"
+        for rid in sorted(lock["rulings"])
+        if rid not in editions.history
+    ]
     return problems
 
 
@@ -537,7 +452,8 @@ def record_edition(
     text = path.read_text(encoding="utf-8") if path.exists() else _EDITIONS_HEADER
     entry = yaml.safe_dump([edition.to_data()], allow_unicode=True, sort_keys=False, width=100)
     history = (text.rstrip("\n") + "\n" + _indent(entry)).encode("utf-8")
-    lock = _lock_text(lock_of(rulings, number)).encode("utf-8")
+    every = Editions([*(editions.editions if editions else []), edition])
+    lock = _lock_text(lock_of(rulings, number, history_digests(every))).encode("utf-8")
     replace_files({path: content(history), variants / LOCK_FILE: content(lock)})
     return edition
 

@@ -9,18 +9,23 @@ An id that was renamed or withdrawn keeps its address, which says what became of
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib import metadata
 from typing import Any
 
+from markupsafe import Markup
+
 from generator.site.cite import AUTHOR, SITE_NAME, repository_url
 from generator.site.context import (
     SiteContext,
+    edition_page,
     question_page,
     short_page,
     variant_page,
 )
-from generator.site.render import environment, render
+from generator.site.edition_history import wordings
+from generator.site.render import environment, relative_link, render
 from generator.site.vocabulary import NoWords
 
 RULING_INDEX = "r/index.md"
@@ -28,7 +33,8 @@ CHANGES = "changes/index.md"
 
 
 def highwire_meta(ctx: SiteContext, rid: str) -> list[tuple[str, str]]:
-    """Highwire Press tags of one ruling (read by Zotero's Embedded Metadata translator)."""
+    """Highwire Press tags of one ruling (read by Zotero's Embedded Metadata translator); its
+    public address is its citation's, the ruling in its edition's copy."""
     citation = ctx.citation(ctx.rulings[rid])
     meta = [
         ("title", citation.title),
@@ -59,6 +65,9 @@ def short_pages(ctx: SiteContext) -> dict[str, str]:
             question=ctx.catalog.questions[ruling.question],
             edition=ctx.editions.current,
             events=ctx.editions.history.get(rid, []),
+            wordings=wordings(ctx.edition_texts, rid),
+            in_words=functools.partial(value_in_words, ctx, rid),
+            edition_link=functools.partial(_edition_link, ctx, page, rid),
             sources=ctx.catalog.sources,
             languages=ctx.words.language,
             citation=ctx.citation(ruling),
@@ -70,6 +79,11 @@ def short_pages(ctx: SiteContext) -> dict[str, str]:
         )
     pages.update(gone_pages(ctx))
     return pages
+
+
+def _edition_link(ctx: SiteContext, page: str, ruling_id: str, number: str) -> Markup:
+    """The link from ``page`` to ``ruling_id`` in edition ``number``'s copy."""
+    return relative_link(page, f"{edition_page(number)}#{ruling_id}")
 
 
 def gone_pages(ctx: SiteContext) -> dict[str, str]:

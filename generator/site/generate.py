@@ -8,7 +8,13 @@ from generator.measure.claims import CLAIMS
 from generator.measure.core import Results
 from generator.measure.cross_checks import CROSS_CHECKS
 from generator.processes import Forked
-from generator.site.cite import AUTHOR, bibliography_bib, bibliography_json, bibliography_ris
+from generator.site.cite import (
+    AUTHOR,
+    bibliography_bib,
+    bibliography_biblatex,
+    bibliography_json,
+    bibliography_ris,
+)
 from generator.site.claims_page import claims_page
 from generator.site.compare_pages import (
     Comparer,
@@ -17,6 +23,7 @@ from generator.site.compare_pages import (
     reverse_pair_redirects,
 )
 from generator.site.context import SiteContext
+from generator.site.edition_copies import edition_files
 from generator.site.edition_pages import about_edition, changes_page, ruling_index, short_pages
 from generator.site.learn_page import PLAY_PAGE, learn_page
 from generator.site.navigation import navigation
@@ -58,6 +65,7 @@ def citation_files(ctx: SiteContext) -> dict[str, str | bytes]:
     citations.append(ctx.site_citation())
     return {
         "citations.bib": bibliography_bib(citations),
+        "citations-biblatex.bib": bibliography_biblatex(citations),
         "citations.json": bibliography_json(citations),
         "citations.ris": bibliography_ris(citations),
     }
@@ -91,6 +99,7 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
             **short_pages(ctx),
             **ruling_index(ctx),
             **changes_page(ctx),
+            **edition_files(ctx),
             **about_edition(ctx),
         }
         files: dict[str, str | bytes] = {**variants, **compared.result(), **rest}

@@ -21,7 +21,7 @@ from generator.site.families import families
 HAND_WRITTEN = ("index.md", "about.md", "methodology.md")
 """The pages of ``docs/`` written by hand (all others are generated)."""
 
-ABOUT_PAGES = ("about.md", "methodology.md", "changes/index.md")
+ABOUT_PAGES = ("about.md", "methodology.md", "changes/index.md", "editions/index.md")
 """The pages about the site itself, last: what it is, how it reads its sources, its editions."""
 
 

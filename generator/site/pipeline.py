@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator.measure.core import Results, Settings
 from generator.model.catalog import load_catalog
@@ -35,12 +36,19 @@ from generator.processes import die_with_parent
 from generator.sim.sanity import FigureError
 from generator.site.cite import release_date, repository_url, site_url, source_date_epoch
 from generator.site.context import SiteContext
-from generator.site.edition import EditionError, load_editions
+from generator.site.edition import (
+    EDITIONS_FILE,
+    LOCK_FILE,
+    EditionError,
+    Editions,
+    load_editions,
+    load_lock,
+)
 from generator.site.generate import all_files
 from generator.site.page_cache import inputs_key, load_pages, save_pages
 from generator.site.reference_pages import GlossaryError
 from generator.site.render import swap_into_docs
-from generator.site.settings import MKDOCS_JOBS, MOST_JOBS, whole_number
+from generator.site.settings import MKDOCS_JOBS, MOST_JOBS, SettingError, whole_number
 from generator.site.site_folder import (
     BuildRunning,
     SiteFolderError,
@@ -103,6 +111,19 @@ def load_or_fail(root: Path) -> Catalog:
     return catalog
 
 
+def published_lock(root: Path, editions: Editions) -> dict[str, Any]:
+    """The lock of the latest edition, from which every edition's page is read back; an
+    :class:`EditionError` when it belongs to another edition (the pages would be wrong)."""
+    lock = load_lock(root / "variants")
+    if lock["edition"] != editions.current.number:
+        raise EditionError(
+            f"variants/{LOCK_FILE} is for edition {lock['edition']}, but the latest edition in"
+            f" variants/{EDITIONS_FILE} is {editions.current.number}: restore both with git, or"
+            " record the edition again with ur-variants edition"
+        )
+    return lock
+
+
 def build(options: BuildOptions) -> BuildReport:
     """The whole build, holding the checkout's build lock; refuses at once (before any work) a
     site folder it must not replace, and clears what a killed build left behind."""
@@ -152,6 +173,22 @@ def _installed(module: str) -> bool:
         return False
 
 
+NO_ADDRESS = (
+    "SITE_URL is not set: citations, canonical links and the sitemap carry paths from the"
+    " site's root (/editions/<N>/#<id>), not full addresses; a page's script fills in the address"
+    " it is read at, but the downloaded citation files keep paths. To publish, set the address:"
+    " SITE_URL=https://your.host/path/ make site"
+)
+
+
+def _address_unset() -> bool:
+    """Whether ``SITE_URL`` is unset (a malformed one stops the build later, with its fix)."""
+    try:
+        return site_url() is None
+    except SettingError:
+        return False
+
+
 def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
     """Validate (the data, the editions, the site's address), measure (:mod:`generator.measure`,
     cached), render Markdown from the measured results, then ``mkdocs build``. When every input
@@ -159,6 +196,8 @@ def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
     and only ``mkdocs build`` runs again."""
     report = BuildReport()
     root = options.root
+    if _address_unset():
+        options.log(NO_ADDRESS)
 
     began = time.perf_counter()
     key = inputs_key(root, page_settings(options))
@@ -196,7 +235,8 @@ def _generate(
     catalog = load_or_fail(root)
     try:
         release_date(root)  # a malformed SOURCE_DATE_EPOCH stops the build before any writing
-        ctx = SiteContext(catalog, site_url(), load_editions(root / "variants"))
+        editions = load_editions(root / "variants")
+        ctx = SiteContext(catalog, site_url(), editions, published_lock(root, editions))
     except (RuntimeError, EditionError) as error:
         raise BuildError(str(error)) from error
     report.seconds["validate"] = time.perf_counter() - began
@@ -363,10 +403,12 @@ _ID = re.compile(r'\sid="([^"]+)"')
 
 
 def check_ruling_ids(site: Path, ruling_ids: set[str]) -> None:
-    """Every ruling id must be the id of exactly one element on the whole site."""
+    """Every ruling id must be the id of exactly one element on the whole site, apart from its
+    own page (``/r/<id>/``) and each edition's copy (``/editions/<N>/``), which hold it again
+    on pages of their own."""
     counts: Counter[str] = Counter()
     for page in site.rglob("*.html"):
-        if page.parts[len(site.parts)] == "r":
+        if page.parts[len(site.parts)] in ("r", "editions"):
             continue
         counts.update(i for i in _ID.findall(page.read_text(encoding="utf-8")) if i in ruling_ids)
     missing = sorted(ruling_ids - set(counts))

@@ -7,6 +7,8 @@ show). Text runs through inline elements (a glossary ``<abbr>``, a link, a code 
 reader reads it, so a word split by markup is still one word. The citation forms
 (``<pre class="cite-...">``: BibTeX and CSL-JSON are machine-readable on purpose) are left out,
 and so are addresses (``/r/tablet-dice/``, ``urvariants:...``): a citation names its address.
+So is text marked ``class="archived"`` (a ruling's earlier wordings, the editions' summaries):
+it is quoted as an earlier edition published it, words since reworded included.
 
 Machine words are grid cell names (``r2c4``) and "cells", ``null``, JSON objects, git commit
 hashes, the hyphenated value tokens of the data (``four-binary``, ``commercial-rules``) and the
@@ -106,7 +108,8 @@ class _Reader(HTMLParser):
         if tag in UNREAD_TAGS:
             self._unread += 1
         classes = values.get("class", "").split()
-        if self._skip or (tag == "pre" and any(c.startswith("cite-") for c in classes)):
+        cited = tag == "pre" and any(c.startswith("cite-") for c in classes)
+        if self._skip or cited or "archived" in classes:
             self._skip += 1
         if self._unread or self._skip:
             return
@@ -221,11 +224,21 @@ def reader_pages(site: Path) -> list[Path]:
 def page_machine_words(site: Path, page: Path, tokens: frozenset[str]) -> Counter[str]:
     """The machine words of one built page. A ruling's own page (``/r/<id>/``) may name its id:
     its citation says which ruling it is."""
-    found = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
     parts = page.relative_to(site).parts
+    if archived(site, page):
+        return Counter()
+    found = machine_words(reader_text(page.read_text(encoding="utf-8")), tokens)
     if parts[0] == "r" and len(parts) == 3:
         del found[parts[1]]
     return found
+
+
+def archived(site: Path, page: Path) -> bool:
+    """An edition's copy (``/editions/<N>/``): it shows each ruling's words and note as that
+    edition published them, words since reworded included, so that a citation leads to what
+    it cited. The reader-text rules apply to the site as it is now, not to its archive."""
+    parts = page.relative_to(site).parts
+    return len(parts) == 3 and parts[0] == "editions" and parts[1].isdigit()
 
 
 def all_pages(site: Path) -> list[Path]:

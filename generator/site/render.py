@@ -44,10 +44,12 @@ GENERATED = (
     "glossary",
     "assets",
     "citations.bib",
+    "citations-biblatex.bib",
     "citations.json",
     "citations.ris",
     "r",
     "changes",
+    "editions",
     ".generated",
     ".includes",
 )

