@@ -50,8 +50,12 @@ PUSH_TOLERANCE = 1e-12
 
 MAX_PUSH_SWEEPS = 100_000
 
-CHECK_TOLERANCE = 1e-9
-"""Relative gap allowed between the pass's sums and the solver's own figures."""
+CHECK_TOLERANCE = 1e-7
+"""Relative gap allowed between the pass's sums and the solver's own figures. Each layer's flow
+stops with up to :data:`PUSH_TOLERANCE` unpushed and the solver's lengths carry their own
+tolerance; over the seven-piece game (137,870,097 states, 5 December 2026) the gaps came to
+1.3e-9 (games) and 8.4e-9 (throws), over the 1e-9 once allowed, and far below the 0.1 points the
+figures are published to."""
 
 # The pass's sums (one float64 array, so the kernel can add to it in place).
 THROWS, HELD, HELD_WINS, TAKEN, TAKEN_WINS, NEVER, ENDED = range(7)
