@@ -18,8 +18,7 @@ from playwright.sync_api import Page
 
 from generator.site.edition import load_editions, load_lock
 from generator.site.edition_history import read_editions
-
-from .reader import ServedSite
+from generator.site.local_server import ServedSite
 
 pytestmark = pytest.mark.browser
 
