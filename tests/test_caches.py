@@ -368,7 +368,7 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
     assert main(["--root", str(root), "build", "--jobs", "1"]) == 1
     out = capsys.readouterr()
     *progress, error = out.err.strip().splitlines()
-    steps = ("solved ", "claim ", "engine cross-checks: ")
+    steps = ("solved ", "claim ", "engine cross-checks: ", "SITE_URL is not set: ")
     assert all(line.startswith(steps) for line in progress), out.err
     assert error.startswith("impossible figure, not published: exact ") and " 1.5 " in error
     assert error.endswith("a fault in the simulator or solver") and len(error) < 400, error

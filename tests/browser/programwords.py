@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from html.parser import HTMLParser
 from pathlib import Path
 
-from generator.site.reader_text import INLINE_TAGS, NOT_FOR_READERS, all_pages
+from generator.site.reader_text import INLINE_TAGS, NOT_FOR_READERS, all_pages, archived
 from generator.site.vocabulary import _data as vocabulary_data
 
 METHOD_PAGES = (
@@ -129,11 +129,14 @@ def program_words(pieces: Iterable[str]) -> Counter[str]:
 
 
 def scanned_pages(site: Path) -> list[Path]:
-    """Every reader page but those about the method or the machinery."""
+    """Every reader page but those about the method or the machinery, and the site's archive:
+    the editions' copies and their list, which quote words as they were published then."""
     return [
         page
         for page in all_pages(site)
         if not page.relative_to(site).as_posix().startswith(METHOD_PAGES)
+        and not archived(site, page)
+        and page.relative_to(site).as_posix() != "editions/index.html"
     ]
 
 
