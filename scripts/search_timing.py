@@ -11,38 +11,17 @@ and noisy, so compare figures measured in one run (for instance two sites, befor
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
-import shutil
 import statistics
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from generator.site.local_server import CHROMIUM_ARGS, find_chromium, serve
+
 QUERIES = ("how to play", "Merit", "rosette")
 SEARCH_INPUT = "input.md-search__input"
 SEARCH_HITS = ".md-search-result a[href]"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def served(folder: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
 
 
 def first_result_seconds(url: str, query: str, tries: int) -> list[float]:
@@ -50,9 +29,10 @@ def first_result_seconds(url: str, query: str, tries: int) -> list[float]:
     times: list[float] = []
     loads: list[float] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=shutil.which("chromium") or "chromium", args=["--no-sandbox"]
-        )
+        chromium = find_chromium()
+        if chromium is None:
+            raise SystemExit("chromium is not installed; run `bash scripts/install-chromium.sh`")
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         for _ in range(tries):
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             page = context.new_page()
@@ -81,9 +61,9 @@ def main() -> None:
     for site in args.sites:
         index = site / "search" / "search_index.json"
         print(f"{site}: search index {index.stat().st_size:,} bytes")
-        with served(site) as url:
+        with serve(site) as served:
             for query in QUERIES:
-                times = first_result_seconds(url, query, args.tries)
+                times = first_result_seconds(served.address(""), query, args.tries)
                 print(
                     f"  {query!r}: median {statistics.median(times):.2f} s,"
                     f" slowest {max(times):.2f} s over {len(times)} tries"
