@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from conftest import repository_catalog
 
+from generator.build import BuildError, BuildOptions, build
 from generator.cli import main
 from generator.site.cite import epoch_date, release_date
-from generator.site.pipeline import BuildError, BuildOptions, build
 from generator.site.site_folder import (
     STAMP,
     SiteFolderError,
@@ -313,7 +313,7 @@ def started() -> Iterator[list[subprocess.Popen[str]]]:
 _MKDOCS = """
 import signal, sys
 from pathlib import Path
-from generator.site.pipeline import mkdocs_build
+from generator.build import mkdocs_build
 
 signal.signal(signal.SIGTERM, signal.default_int_handler)  # as `ur-variants build` does
 root = Path(sys.argv[1])

@@ -257,10 +257,10 @@ def test_refresh_checks_again_and_replaces_the_cached_tally(tmp_path: Path) -> N
 def test_build_refresh_reaches_every_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The build's option reaches the simulation suite, the solver, the claim checks and the
     engine cross-checks."""
+    from generator.build import BuildOptions, measure_settings
     from generator.engine.equivalence import same_game_swaps
     from generator.measure import claims, cross_checks, exact, suite
     from generator.sim.suite import Suite
-    from generator.site.pipeline import BuildOptions, measure_settings
     from generator.solver import solve as solve_module
 
     solution = solve(finkel(1), cache_dir=tmp_path)
@@ -309,8 +309,8 @@ def test_a_cached_claim_verdict_keeps_the_order_of_its_numbers(
 ) -> None:
     """The claims page lists a verdict's numbers in the order its check gave them, whether
     the verdict was just checked or read back from the cache (whose JSON sorts keys)."""
+    from generator.build import BuildOptions, measure_settings
     from generator.measure import claims
-    from generator.site.pipeline import BuildOptions, measure_settings
 
     rows = {"worth of holding it": "+1.5 points", "'decides most games' read as": "a reading"}
     checks: list[str] = []

@@ -146,10 +146,12 @@ def render_effect_row(
     effect on the full game), as a reader reads it (character references decoded)."""
     from types import SimpleNamespace as Row
 
+    from generator.measure.effects import Judged, significance
     from generator.site.reference_pages import EffectRow
     from generator.site.render import environment
 
     interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
+    judged = significance(interval, 352)
     effect = Row(
         variant="v",
         question="q",
@@ -159,6 +161,7 @@ def render_effect_row(
         changed=Row(games=2555, seed=1),
         exact=exact,
         full=full,
+        significance=Judged(judged, judged),
     )
     return html.unescape(
         environment()
@@ -199,6 +202,7 @@ def pair_page_with_exact(
     reader reads it; the sampled effects show nothing measurable."""
     from types import SimpleNamespace as Row
 
+    from generator.measure.effects import Judged, significance
     from generator.model.catalog import load_valid_catalog
     from generator.site.compare_pages import Comparer, pair_pages
     from generator.site.context import SiteContext
@@ -207,17 +211,18 @@ def pair_page_with_exact(
     folder = Path(__file__).parent / "data" / "site" / "variants"
     ctx = SiteContext(load_valid_catalog(folder), None, load_editions(folder))
     interval = {"estimate": 0.0, "low": -0.02, "high": 0.02}
+    judged = Judged(significance(interval, 2), significance(interval, 2))
 
     def effect(question: str, value: Any, exact: EffectRecord | None, full: Any = None) -> Row:
         return Row(variant="fixture-game", change=Row(value=value), win_rate=interval,
                    throws=interval, changed=Row(games=2555), exact=exact, full=full,
-                   same_game=False)  # fmt: skip
+                   same_game=False, significance=judged)  # fmt: skip
 
     effects = {
         "safe-squares": [effect("safe-squares", "rosettes", safe)],
         "route": [effect("route", "masters", route, full)],
     }
-    pages = pair_pages(ctx, Comparer(ctx), {}, effects)
+    pages = pair_pages(ctx, Comparer(ctx), {}, effects, family=2)
     page = pages["compare/fixture-child--fixture-game.md"]
     assert "&#42;" not in page, "the template's own bold markup came out escaped"
     return html.unescape(page)

@@ -1,6 +1,8 @@
 """The one-way pipeline, checked on the source: every ``import`` in ``generator/`` (at the top,
 inside functions and under ``TYPE_CHECKING`` alike, read with :mod:`ast`) goes to the importing
-module's own layer or an earlier one, and no group of modules imports itself round a cycle."""
+module's own layer or an earlier one, no group of modules imports itself round a cycle, and the
+pages only read: ``generator/site`` imports none of the simulator, the solver, the claims or
+the engine's play."""
 
 from __future__ import annotations
 
@@ -24,11 +26,14 @@ LAYERS = (
     "claims",
     "measure",
     "site",
+    "build",
     "commands",
     "cli",
 )
 """The pipeline's layers in order (the package's own docstring); a module of the package's top
-(``generator.cli``, ``generator.__main__``) counts as ``cli``, ``generator.processes`` (child
+(``generator.cli``, ``generator.__main__``) counts as ``cli``, ``generator.build`` (the build's
+orchestration: validate, measure, render, mkdocs, publish) sits above the site and the
+measurement it runs, ``generator.processes`` (child
 processes that die with their parent) and ``generator.words`` (small numbers in words) and
 ``generator.files`` (files written whole or not at all) as utilities below everything."""
 KNOWN_CYCLES: set[frozenset[str]] = set()
@@ -54,11 +59,16 @@ def layer(module: str) -> int:
 
 def imported(module: str, tree: ast.AST) -> Iterator[str]:
     """Every module of the package that ``tree`` (the source of ``module``) imports."""
+    return (target for _, target in imported_at(module, tree))
+
+
+def imported_at(module: str, tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """Every module of the package that ``tree`` imports, with the line of its import."""
     known = modules()
     package = module if modules()[module].name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            yield from (a.name for a in node.names if a.name in known)
+            yield from ((node.lineno, a.name) for a in node.names if a.name in known)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -67,9 +77,9 @@ def imported(module: str, tree: ast.AST) -> Iterator[str]:
             for alias in node.names:
                 target = f"{base}.{alias.name}"
                 if target in known:
-                    yield target
+                    yield node.lineno, target
                 elif base in known:
-                    yield base
+                    yield node.lineno, base
 
 
 @cache
@@ -116,7 +126,8 @@ def cycles(graph: dict[str, frozenset[str]]) -> list[frozenset[str]]:
 def test_the_import_graph_is_read() -> None:
     """The walk sees the imports this test guards (a blind walk would pass everything)."""
     graph = import_graph()
-    assert "generator.measure.steps" in graph["generator.site.pipeline"]
+    assert "generator.measure.steps" in graph["generator.build"]
+    assert "generator.site.generate" in graph["generator.build"]
     assert "generator.sim.suite" in graph["generator.measure.suite"]
     assert "generator.engine.rules" in graph["generator.solver.solve"]
     assert "generator.sim.agents" in graph["generator.solver"]
@@ -144,6 +155,68 @@ def test_nothing_below_the_site_imports_it() -> None:
     assert leaks == []
 
 
+SITE_READS = (
+    "generator.model",
+    "generator.engine.rules",
+    "generator.engine.position",
+    "generator.measure",
+    "generator.site",
+    "generator.files",
+    "generator.words",
+    "generator.processes",
+)
+"""What the pages may import: the validated model, the compiled rules and the position notation
+(to draw boards and positions), the measurement's typed results, their own modules and the
+utilities. Never the simulator, the solver, the claims or the engine's play (moves,
+equivalence, effective rules): a page that played or decided would compute, not read."""
+
+
+def forbidden_site_imports(sources: dict[str, str]) -> list[str]:
+    """Each import of a module outside :data:`SITE_READS` in the given site modules' sources
+    (by module name), as ``path:line imports module``."""
+    found = []
+    for module, source in sorted(sources.items()):
+        path = modules()[module].relative_to(PACKAGE.parent)
+        for line, target in sorted(imported_at(module, ast.parse(source))):
+            allowed = any(target == ok or target.startswith(f"{ok}.") for ok in SITE_READS)
+            if not allowed:
+                found.append(f"{path}:{line} imports {target}")
+    return found
+
+
+def site_sources() -> dict[str, str]:
+    return {
+        module: path.read_text(encoding="utf-8")
+        for module, path in modules().items()
+        if module == "generator.site" or module.startswith("generator.site.")
+    }
+
+
+def test_the_pages_only_read() -> None:
+    wrong = forbidden_site_imports(site_sources())
+    assert wrong == [], (
+        "the site reads the measurement (generator.measure) and draws with the compiled rules;"
+        " move the computation into generator/measure:\n" + "\n".join(wrong)
+    )
+
+
+def test_a_page_playing_a_move_would_be_caught() -> None:
+    """The old shape: the worked examples played their moves through the engine, and the
+    statistics page judged significance with the simulator's statistics."""
+    sources = site_sources()
+    page = "generator.site.examples"
+    sources[page] += "\nfrom generator.engine.moves import legal_moves\n"
+    sources["generator.site.render"] += "\n\ndef f():\n    import generator.sim.stats\n"
+    wrong = forbidden_site_imports(sources)
+    examples_line = sources[page].count("\n")
+    assert f"generator/site/examples.py:{examples_line} imports generator.engine.moves" in wrong
+    assert any(
+        w.startswith("generator/site/render.py:") and w.endswith("generator.sim.stats")
+        for w in wrong
+    )
+    assert len(wrong) == 2
+
+
 def test_no_import_cycles() -> None:
     found = [sorted(group) for group in cycles(import_graph()) if group not in KNOWN_CYCLES]
     assert found == [], "modules importing each other round a cycle (TYPE_CHECKING included)"
@@ -164,17 +237,17 @@ def test_cycles_are_found(graph: dict[str, frozenset[str]], expected: list[froze
     assert cycles(graph) == expected
 
 
-def test_a_site_pipeline_cycle_would_be_caught() -> None:
-    """The old shape: the statistics page imported the pipeline (for its options, under
+def test_a_build_cycle_would_be_caught() -> None:
+    """An old shape: the statistics page imported the build (for its options, under
     ``TYPE_CHECKING``), which imports the pages that import the statistics page."""
     source = textwrap.dedent(
         """
         from typing import TYPE_CHECKING
         if TYPE_CHECKING:
-            from generator.site.pipeline import BuildOptions
+            from generator.build import BuildOptions
         """
     )
     page = "generator.site.statistics_page"
     graph = dict(import_graph())
     graph[page] = graph[page] | set(imported(page, ast.parse(source)))
-    assert any({page, "generator.site.pipeline"} <= group for group in cycles(graph))
+    assert any({page, "generator.build"} <= group for group in cycles(graph))

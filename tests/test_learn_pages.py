@@ -17,6 +17,7 @@ import yaml
 from generator.engine.equivalence import same_game_groups
 from generator.engine.moves import Refusal, winner
 from generator.engine.rules import Side
+from generator.measure.lessons import Builder
 from generator.model.catalog import load_valid_catalog
 from generator.model.catalog_contents import Catalog
 from generator.model.schema import variant_schema
@@ -25,7 +26,7 @@ from generator.site.context import SiteContext, variant_page
 from generator.site.edition import load_editions
 from generator.site.families import families, family_words
 from generator.site.full_games_view import full_games_view
-from generator.site.learn_page import LEARN_PAGE, Builder, learn_page, throw_rows
+from generator.site.learn_page import LEARN_PAGE, learn_page, throw_rows
 from generator.site.navigation import Section, Titled, navigation
 from generator.site.render import figure
 from generator.site.which_rules_page import which_rules_page

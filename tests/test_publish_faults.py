@@ -32,8 +32,9 @@ from test_build_safety import (
     snapshot,
 )
 
-from generator.site import pipeline, site_folder
-from generator.site.pipeline import BuildError, BuildOptions, build, mkdocs_build
+from generator import build as pipeline
+from generator.build import BuildError, BuildOptions, build, mkdocs_build
+from generator.site import site_folder
 from generator.site.site_folder import (
     PUBLISH_STEPS,
     STAMP,
@@ -228,7 +229,7 @@ def makeExtension(**kwargs):
 _BUILD = """
 import sys
 from pathlib import Path
-from generator.site.pipeline import BuildError, mkdocs_build
+from generator.build import BuildError, mkdocs_build
 
 root = Path(sys.argv[1])
 try:
@@ -298,7 +299,7 @@ def test_a_stuck_mkdocs_is_stopped_with_a_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """mkdocs that never ends (here a hook that waits five minutes) is stopped after
-    :data:`~generator.site.pipeline.MKDOCS_SECONDS`, and its processes go with it."""
+    :data:`~generator.build.MKDOCS_SECONDS`, and its processes go with it."""
     root = slow_mkdocs_project(tmp_path)
     before = snapshot(root / "site")
     # the session's own children (a browser the browser tests keep open) are not the build's

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.build import BuildError, BuildOptions, build
 from generator.site.cite import repository_url, site_url
 from generator.site.mkdocs_parallel import jobs
-from generator.site.pipeline import BuildError, BuildOptions, build
 from generator.site.settings import MKDOCS_JOBS, SettingError, web_address
 
 HOSTILE = {

@@ -15,11 +15,12 @@ import pytest
 from generator.engine.moves import Refusal, legal_moves, refused_pieces
 from generator.engine.position import parse_position
 from generator.engine.rules import compile_rules
+from generator.measure.examples import worked_examples
 from generator.model.catalog import load_valid_catalog
 from generator.model.catalog_contents import Catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
-from generator.site.examples import ExampleWords, worked_examples
+from generator.site.examples import ExampleWords
 from generator.site.variant_pages import drawn_examples, evidence_tally
 from generator.site.vocabulary import Vocabulary
 

@@ -26,11 +26,11 @@ import rispy
 import yaml
 from conftest import copy_project
 
+from generator.build import BuildOptions, build
 from generator.model.catalog import load_catalog, load_valid_catalog
 from generator.model.schema import MAX_LABEL, MAX_TITLE
 from generator.model.values import MAX_NAME
 from generator.site.charts import Interval, interval_chart
-from generator.site.pipeline import BuildOptions, build
 from generator.site.reference_pages import GlossaryError, Term, abbreviations, glossary_terms
 
 PROJECT = Path(__file__).resolve().parent.parent

@@ -273,15 +273,22 @@ def test_pair_page_concludes_and_says_which_differences_change_play(
 
 def test_an_effect_whose_interval_includes_zero_is_no_measurable_effect() -> None:
     """Measurable only beyond chance among all the changes measured: an interval that misses
-    zero by a little says so, and no more, among 352 changes (the statistics page's count)."""
+    zero by a little says so, and no more, among 352 changes (the statistics page's count). The
+    measurement judges (:func:`generator.measure.effects.significance`); the page words it."""
+    from generator.measure.effects import significance
+
     template = environment().from_string(
-        '{% import "_interval.md.j2" as iv %}{{ iv.measured(x, 2555, family) }}'
+        '{% import "_interval.md.j2" as iv %}{{ iv.measured(s, 2555, family) }}'
     )
+
+    def shown(x: dict[str, float], family: int) -> str:
+        return template.render(s=significance(x, family), family=family)
+
     zero = {"estimate": -0.006, "low": -0.026, "high": 0.014}
-    assert template.render(x=zero, family=352) == "no measurable effect in 2,555 games"
+    assert shown(zero, 352) == "no measurable effect in 2,555 games"
     barely = {"estimate": 0.0155, "low": 0.001, "high": 0.03}
-    assert template.render(x=barely, family=1).startswith("a measurable effect")
-    assert template.render(x=barely, family=352) == (
+    assert shown(barely, 1).startswith("a measurable effect")
+    assert shown(barely, 352) == (
         "zero excluded, but within chance among all 352 changes (2,555 games)"
     )
 
@@ -396,6 +403,7 @@ def test_rulebooks_playing_one_game_share_an_effect_row() -> None:
     its own repeating the other's figures; a rulebook whose figures differ keeps its own."""
     from types import SimpleNamespace as Row
 
+    from generator.measure.effects import Judged, significance
     from generator.site.reference_pages import effect_rows
 
     interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
@@ -411,6 +419,7 @@ def test_rulebooks_playing_one_game_share_an_effect_row() -> None:
             changed=Row(games=2555, seed=1),
             exact=None,
             full=None,
+            significance=Judged(significance(win_rate, 352), significance(interval, 352)),
         )
 
     same_game = {"merit": ("sr", "tab"), "sr": ("merit", "tab"), "tab": ("merit", "sr")}
@@ -449,7 +458,8 @@ def test_two_answers_that_make_one_game_share_an_effect_row() -> None:
     keep a row each, even with equal figures."""
     from types import SimpleNamespace as Row
 
-    from generator.site.reference_pages import effect_rows, one_changed_game
+    from generator.measure.engine_readings import one_changed_game
+    from generator.site.reference_pages import effect_rows
 
     interval = {"estimate": 0.003, "low": -0.017, "high": 0.023}
 
@@ -473,9 +483,10 @@ def test_two_answers_that_make_one_game_share_an_effect_row() -> None:
     assert [row.answers for row in two] == [(["r2c4"],), ("rosettes",)]
     real = load_valid_catalog(Path(__file__).parents[1] / "variants")
     bell, masters = real.resolve("bell-1960"), real.resolve("masters-page")
-    assert one_changed_game(real, bell, "safe-squares", central, every)
+    values = (central.change.value, every.change.value)
+    assert one_changed_game(real, bell, "safe-squares", *values)
     # on Masters' route the rosettes of the small block are contested too
-    assert not one_changed_game(real, masters, "safe-squares", central, every)
+    assert not one_changed_game(real, masters, "safe-squares", *values)
 
 
 def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(

@@ -69,8 +69,8 @@ def positive_int(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     import time
 
+    from generator.build import BuildError, BuildOptions, build
     from generator.sim.records import DEFAULT_SEED
-    from generator.site.pipeline import BuildError, BuildOptions, build
 
     options = BuildOptions(
         root=args.root.resolve(),

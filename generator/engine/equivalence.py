@@ -17,7 +17,8 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from enum import Enum
 from functools import cache
 from typing import Any
 
@@ -75,28 +76,49 @@ def swapped_rules(catalog: Catalog, variant: ResolvedVariant, ruling: Ruling) ->
         return None
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """Whether replacing one ruling by another changes the game, and how that was decided."""
+class Verdict(Enum):
+    """Whether replacing one ruling by another changes the game, by how it was decided: a
+    value a page words from its own vocabulary (``verdicts``), never from :attr:`method`."""
 
-    changes_play: bool
-    method: str
+    SAME_VALUE = "same-value"
+    NOT_PLAYED = "not-played"
+    CANNOT_COMBINE = "cannot-combine"
+    RULES_DIFFER = "rules-differ"
+    RULES_EQUAL = "rules-equal"
+
+    @property
+    def changes_play(self) -> bool:
+        return self in (Verdict.CANNOT_COMBINE, Verdict.RULES_DIFFER)
+
+    @property
+    def method(self) -> str:
+        """How the engine decided, in its own words (for logs and tests, not pages)."""
+        return _METHODS[self]
+
+
+_METHODS = {
+    Verdict.SAME_VALUE: "same machine value",
+    Verdict.NOT_PLAYED: "not played by the engine",
+    Verdict.CANNOT_COMBINE: "the two values cannot be combined with the rest of this ruleset",
+    Verdict.RULES_DIFFER: "effective engine parameters differ",
+    Verdict.RULES_EQUAL: "effective engine parameters are equal",
+}
 
 
 def compare_rulings(catalog: Catalog, host: ResolvedVariant, own: Ruling, other: Ruling) -> Verdict:
     """Does playing ``other`` instead of ``own`` change ``host``'s game?"""
     if own.value == other.value:
-        return Verdict(False, "same machine value")
+        return Verdict.SAME_VALUE
     question = catalog.questions[own.question]
     if not question.drives_engine:
-        return Verdict(False, "not played by the engine")
+        return Verdict.NOT_PLAYED
     base = compile_rules(host)
     mixed = swapped_rules(catalog, host, other)
     if mixed is None:
-        return Verdict(True, "the two values cannot be combined with the rest of this ruleset")
+        return Verdict.CANNOT_COMBINE
     if effective_rules(base) != effective_rules(mixed):
-        return Verdict(True, "effective engine parameters differ")
-    return Verdict(False, "effective engine parameters are equal")
+        return Verdict.RULES_DIFFER
+    return Verdict.RULES_EQUAL
 
 
 def value_verdict(catalog: Catalog, host: ResolvedVariant, question: str, value: Any) -> Verdict:

@@ -18,13 +18,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from generator.claims.claim_checks import check_claim
+from generator.claims.claim_checks import CHECKS, check_claim
 from generator.claims.figures import committed_figures
-from generator.claims.verdicts import CLAIMS_VERSION, CheckSettings, ClaimResult
+from generator.claims.game_minutes import SECONDS_PER_THROW as SECONDS_PER_THROW
+from generator.claims.verdicts import CLAIMS_VERSION, CheckSettings
+from generator.claims.verdicts import ClaimResult as ClaimResult
 from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
 from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
+
+CHECK_NAMES = tuple(sorted(CHECKS))
+"""Every kind of claim check, by name (the claims page says how each tests a claim)."""
 
 
 def catalogue_digest(root: Path) -> str:

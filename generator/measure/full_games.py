@@ -18,7 +18,15 @@ from generator.model.catalog_contents import Catalog
 from generator.sim.suite import Effect, playable_changes
 from generator.sim.variation import canonical
 from generator.solver import full_games
-from generator.solver.full_games import Status
+
+# The solver's full-game types are the measurement's result: the pages read them from here.
+from generator.solver.full_games import PROCESS_BYTES as PROCESS_BYTES
+from generator.solver.full_games import ChangeKey as ChangeKey
+from generator.solver.full_games import FullEffect as FullEffect
+from generator.solver.full_games import FullGame as FullGame
+from generator.solver.full_games import Pending as Pending
+from generator.solver.full_games import Status as Status
+from generator.solver.full_games import groups as groups
 
 
 def read_full_games(catalog: Catalog, settings: Settings) -> Status:

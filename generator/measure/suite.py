@@ -17,7 +17,10 @@ from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
 from generator.sim.sanity import result_problems
 from generator.sim.stats import beyond_chance
+from generator.sim.suite import EFFECT_HALF_WIDTH as EFFECT_HALF_WIDTH  # the pages read these
+from generator.sim.suite import SENSITIVITY_GAMES as SENSITIVITY_GAMES
 from generator.sim.suite import Effect, Suite, default_suite
+from generator.sim.suite import Skipped as Skipped
 from generator.sim.suite_results import read_committed
 
 Record = dict[str, Any]

@@ -88,6 +88,9 @@ class Effect:
     full: Any = None
     """Its exact effect on the full game under perfect play, where both full games are solved
     (:class:`generator.solver.full_games.FullEffect`, joined by the measurement layer)."""
+    significance: Any = None
+    """How far each figure stands from zero among every change measured
+    (:class:`generator.measure.effects.Judged`, joined by the measurement layer)."""
 
     @property
     def win_rate(self) -> dict[str, float]:

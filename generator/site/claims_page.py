@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.claims.claim_checks import CHECKS
-from generator.claims.game_minutes import SECONDS_PER_THROW
-from generator.claims.verdicts import ClaimResult
+from generator.measure.claims import CHECK_NAMES, SECONDS_PER_THROW, ClaimResult
 from generator.model.variant import Claim
 from generator.site.context import SiteContext, variant_page
 from generator.site.render import environment, render
@@ -51,7 +49,7 @@ def claims_page(ctx: SiteContext, results: dict[str, ClaimResult] | None) -> str
         sources=ctx.catalog.sources,
         languages=ctx.words.language,
         check=ctx.words.check,
-        checks=sorted(CHECKS),
+        checks=list(CHECK_NAMES),
         seconds=SECONDS_PER_THROW,
         link=ctx.linker(page),
         prose=ctx.prose(page),

@@ -1,6 +1,6 @@
 """The comparison: every question against every variant (``/compare/``), and one page per
 pair of variants (``/compare/<a>--<b>/``) listing exactly what differs and whether it changes
-the game, as the engine decides (:mod:`generator.engine.equivalence`).
+the game, as the engine decides (read from :mod:`generator.measure.engine_readings`).
 
 Pages are made for every pair of variants: each is small, and a reader may ask about any pair.
 """
@@ -11,20 +11,17 @@ import itertools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from generator.engine.equivalence import Verdict, compare_rulings
-from generator.engine.rules import compile_rules
 from generator.measure.cross_checks import CrossChecks
+from generator.measure.engine_readings import Verdict
+from generator.measure.full_games import FullEffect
 from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
-from generator.sim.stats import beyond_chance, family_size
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.full_games_view import solved_game
 from generator.site.render import environment, in_sentence, render
 from generator.site.vocabulary import Vocabulary
-from generator.solver.full_games import FullEffect
 
 SHOW_CHOICES = {
     "all": "every question",
@@ -127,21 +124,17 @@ class ExactVerdict:
 
 
 class Comparer:
-    """Engine verdicts, computed once per (host variant, replacing ruling), and the
-    measurement's random-game cross-checks of those that say "plays identically" (None: not
-    measured)."""
+    """The engine's verdicts, read per (host variant, replacing ruling) from the measurement
+    (:meth:`generator.measure.engine_readings.EngineReadings.verdict`), and the measurement's
+    random-game cross-checks of those that say "plays identically" (None: not measured)."""
 
     def __init__(self, ctx: SiteContext, cross_checks: CrossChecks | None = None) -> None:
         self.ctx = ctx
-        self.verdict = cache(self._verdict)
         self.cross_checks = cross_checks or {}
 
-    def _verdict(self, host: str, other: str) -> Verdict:
-        resolved = self.ctx.resolved[host]
-        ruling = self.ctx.rulings[other]
-        return compare_rulings(
-            self.ctx.catalog, resolved, resolved.rulings[ruling.question], ruling
-        )
+    def verdict(self, host: str, other: str) -> Verdict:
+        """Whether ``host`` plays another game with the ruling ``other`` in place of its own."""
+        return self.ctx.engine.verdict(host, other)
 
     def sampled(self, swaps: Iterable[tuple[str, str]]) -> Sampled | None:
         """The cross-checks of the verdicts on these (host, ruling) swaps, summed (None when
@@ -358,35 +351,19 @@ def reverse_pair_redirects(variant_ids: list[str]) -> dict[str, str]:
     }
 
 
-VERDICT_WORDS = {
-    "effective engine parameters differ": "changes which moves are legal or what they do",
-    "effective engine parameters are equal": "leaves every legal move and its result as it was",
-    "the two values cannot be combined with the rest of this ruleset": (
-        "cannot be played with the rest of its rules"
-    ),
-    "same machine value": "is the same rule, worded differently",
-    "not played by the engine": "is not simulated here",
-}
-"""The engine's verdicts (:class:`equivalence.Verdict` methods) as a reader reads them: what
-putting one rulebook's ruling into the other does."""
-
 PAIR_SEARCH_BOOST = 0.2
 """Pair pages are many and each names two rulebooks: search ranks them below the rulebook and
 question pages, so a rulebook's own page comes first for its name."""
 
 
-def verdict_reason(verdict: Verdict) -> str:
-    """Why one ruling in place of another changes the game or not, in a reader's words."""
-    return VERDICT_WORDS[verdict.method]
-
-
-def verdict_words(in_a: Verdict, in_b: Verdict, a: Any, b: Any) -> str:
-    """How the engine judged one difference, both ways, in one or two sentences."""
-    if in_a.method == in_b.method:
-        return f"Either ruling, put into the other rulebook, {VERDICT_WORDS[in_a.method]}."
+def verdict_words(words: Vocabulary, in_a: Verdict, in_b: Verdict, a: Any, b: Any) -> str:
+    """How the engine judged one difference, both ways, in one or two sentences (the verdicts
+    worded by the vocabulary's ``verdicts``)."""
+    if in_a is in_b:
+        return f"Either ruling, put into the other rulebook, {words.verdict(in_a)}."
     return (
-        f"In {a.short}, the other ruling {VERDICT_WORDS[in_a.method]}; "
-        f"in {b.short}, the other ruling {VERDICT_WORDS[in_b.method]}."
+        f"In {a.short}, the other ruling {words.verdict(in_a)}; "
+        f"in {b.short}, the other ruling {words.verdict(in_b)}."
     )
 
 
@@ -397,22 +374,27 @@ def value_words(ctx: SiteContext, ruling: Ruling | None) -> str:
     return short_label(ctx.catalog.equipment, ruling.question, ruling.value)
 
 
-def measurable(differences: list[PairDifference], family: int) -> list[str]:
+def measurable(differences: list[PairDifference]) -> list[str]:
     """The questions whose measured effect on the first player's wins stands out even among
-    all ``family`` changes measured (:func:`generator.sim.stats.beyond_chance`)."""
+    all changes measured (as the measurement judged it: :mod:`generator.measure.effects`)."""
     return [
         d.question.title
         for d in differences
-        if any(beyond_chance(e.win_rate, family) for e in d.measured)
+        if any(e.significance.win_rate.measurable for e in d.measured)
     ]
 
 
 def pair_pages(
-    ctx: SiteContext, comparer: Comparer, statistics: dict[str, Any], effects: dict[str, Any]
+    ctx: SiteContext,
+    comparer: Comparer,
+    statistics: dict[str, Any],
+    effects: dict[str, Any],
+    family: int = 0,
 ) -> dict[str, str]:
+    """Every pair's page; ``effects`` are the measured one-ruling effects by question, judged
+    among ``family`` changes (:class:`generator.measure.effects.QuestionEffects`)."""
     env = environment()
     pages = {}
-    family = family_size(e for measured in effects.values() for e in measured)
     for a, b in itertools.combinations(ctx.variant_ids, 2):
         page = pair_page(a, b)
         va, vb = ctx.catalog.variants[a], ctx.catalog.variants[b]
@@ -430,8 +412,8 @@ def pair_pages(
             a=va,
             b=vb,
             differences=differences,
-            same_game=_same_game(ctx, a, b),
-            measurable=measurable(differences, family),
+            same_game=ctx.engine.same_game(a, b),
+            measurable=measurable(differences),
             family=family,
             any_measured=any(d.measured for d in differences),
             lineage=_lineage_note(ctx, a, b),
@@ -440,7 +422,7 @@ def pair_pages(
             variant_page=variant_page,
             question_page=question_page,
             words=lambda ruling: value_words(ctx, ruling),
-            verdict_words=verdict_words,
+            verdict_words=lambda in_a, in_b, a, b: verdict_words(ctx.words, in_a, in_b, a, b),
             sources=ctx.catalog.sources,
             languages=ctx.words.language,
             stats_a=statistics.get(a),
@@ -493,14 +475,6 @@ def others_say(ctx: SiteContext, variant_id: str) -> dict[str, OthersSay]:
         )
         found[qid] = OthersSay(agree, len(ctx.resolved) - 1, differ, silent)
     return found
-
-
-def _same_game(ctx: SiteContext, a: str, b: str) -> bool:
-    from generator.engine.effective import effective_rules
-
-    return effective_rules(compile_rules(ctx.resolved[a])) == effective_rules(
-        compile_rules(ctx.resolved[b])
-    )
 
 
 def _lineage_note(ctx: SiteContext, a: str, b: str) -> str:

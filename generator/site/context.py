@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup
 
+from generator.measure.engine_readings import EngineReadings
 from generator.model.catalog_contents import Catalog
 from generator.model.references import Reference, pieces
 from generator.model.variant import Citation as ModelCitation
@@ -75,10 +76,17 @@ class SiteContext:
     rulings as they are now stand for it."""
     resolved: dict[str, ResolvedVariant] = field(default_factory=dict)
     rulings: dict[str, Ruling] = field(default_factory=dict)
+    readings: InitVar[EngineReadings | None] = None
+    """The engine's readings of the catalogue, as the build measured them (None: read here
+    from the catalogue, the same readings)."""
     words: Vocabulary = field(init=False)
+    engine: EngineReadings = field(init=False)
+    """What the engine says about the rules: verdicts, worked examples, the learn page's
+    scenes (:mod:`generator.measure.engine_readings`); the pages only read it."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, readings: EngineReadings | None) -> None:
         self.words = Vocabulary.of(self.catalog.equipment)
+        self.engine = readings or EngineReadings(self.catalog)
         self.resolved = {vid: self.catalog.resolve(vid) for vid in sorted(self.catalog.variants)}
         self.rulings = {r.id: r for r in self.catalog.rulings()}
 

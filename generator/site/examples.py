@@ -1,152 +1,29 @@
-"""Worked examples: a position, a throw and every legal move, all computed by the engine.
-
-Positions come from seeded random playouts of the variant itself (the seed is derived from the
-variant id with SHA-256, so the examples never change unless the rules do). One example is
-chosen for each situation a reader asks about, when the variant has it: a capture, an extra
-throw, a piece blocked by its own side or a safe square, and bearing off. Each example keeps
-the move it shows (the capture, the bearing off ...), the position that move leads to, and the
-pieces the throw cannot move with the engine's reason for each, so a page can draw the move
-and say in words which piece is stuck and why.
+"""Worked examples drawn and put in words: the boards before and after the move, the squares
+it passes, and every move and refusal as a sentence. The examples themselves (positions, the
+moves the engine allows, the pieces it refuses and why) are measured:
+:mod:`generator.measure.examples`; this module only reads them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 
-from generator.engine.moves import (
-    Move,
-    Refused,
-    apply_move,
-    legal_moves,
-    pass_turn,
-    refused_pieces,
-    successors,
-    winner,
-)
-from generator.engine.position import Position, format_position, start_position
+from generator.engine.position import Position
 from generator.engine.rules import Rules, Side
+from generator.measure.examples import ExampleKind, Move, MoveLine, Refused
 from generator.model.equipment import Cell
 from generator.site.board import Pieces
 from generator.site.vocabulary import Vocabulary, listing
 
-KINDS = {
-    "capture": "A capture",
-    "extra-throw": "A move that earns another throw",
-    "blocked": "A throw some pieces cannot use",
-    "bear-off": "Bearing off",
+KIND_TITLES = {
+    ExampleKind.CAPTURE: "A capture",
+    ExampleKind.EXTRA_THROW: "A move that earns another throw",
+    ExampleKind.BLOCKED: "A throw some pieces cannot use",
+    ExampleKind.BEAR_OFF: "Bearing off",
 }
-
-
-@dataclass(frozen=True)
-class MoveLine:
-    """One legal move (``None``: no piece can move and the turn passes) and where it leads."""
-
-    move: Move | None
-    after: Position
-
-    @property
-    def notation(self) -> str:
-        return format_position(self.after)
-
-
-@dataclass(frozen=True)
-class Example:
-    kind: str
-    title: str
-    position: Position
-    throw: int
-    probability: Fraction
-    moves: tuple[MoveLine, ...]
-    shown: MoveLine
-    """The move the example is about, drawn before and after."""
-    refused: tuple[Refused, ...]
-
-    @property
-    def side(self) -> Side:
-        return self.position.to_move
-
-    @property
-    def notation(self) -> str:
-        return format_position(self.position)
-
-
-def _seed(variant_id: str) -> int:
-    return int.from_bytes(hashlib.sha256(variant_id.encode()).digest()[:8], "big")
-
-
-def _shows(rules: Rules, kind: str, move: Move) -> bool:
-    """Whether ``move`` is the kind of move the example is about."""
-    return {
-        "capture": move.captured > 0,
-        "bear-off": move.end == rules.off,
-        "extra-throw": move.extra_throw,
-        "blocked": not move.is_pass,
-    }[kind]
-
-
-def _kind(rules: Rules, position: Position, throw: int, moves: tuple[Move, ...]) -> str | None:
-    real = [m for m in moves if not m.is_pass]
-    for kind in ("capture", "bear-off", "extra-throw"):
-        if any(_shows(rules, kind, m) for m in real):
-            return kind
-    if real and refused_pieces(rules, position, throw):
-        return "blocked"
-    return None
-
-
-def worked_examples(rules: Rules, variant_id: str, *, plies: int = 1500) -> list[Example]:
-    """Up to one example of each kind in :data:`KINDS`, in that order, from at most ``plies``
-    random moves (a reading that may never end still finishes quickly)."""
-    rng = random.Random(_seed(variant_id))
-    found: dict[str, Example] = {}
-    throws = [t for t, _ in rules.throws]
-    weights = [float(p) for _, p in rules.throws]
-    probability = dict(rules.throws)
-    position = start_position(rules)
-    depth = 0
-    for _ in range(plies):
-        if len(found) == len(KINDS):
-            break
-        if winner(rules, position) is not None:
-            position, depth = start_position(rules), 0
-        throw = rng.choices(throws, weights)[0]
-        moves = legal_moves(rules, position, throw)
-        kind = _kind(rules, position, throw, moves)
-        # Skip the opening plies so the examples show a game under way.
-        if kind is not None and kind not in found and depth > 12:
-            found[kind] = _example(rules, kind, position, throw, probability[throw])
-        # One random option, as ``successors`` lists them (a single pass when none moves);
-        # only the chosen move is played.
-        pick = rng.randrange(max(1, len(moves)))
-        position = (
-            apply_move(rules, position, moves[pick], throw)
-            if moves
-            else pass_turn(rules, position, throw)
-        )
-        depth += 1
-    return [found[k] for k in KINDS if k in found]
-
-
-def _example(
-    rules: Rules, kind: str, position: Position, throw: int, probability: Fraction
-) -> Example:
-    lines = tuple(MoveLine(move, after) for move, after in successors(rules, position, throw))
-    shown = next(line for line in lines if line.move and _shows(rules, kind, line.move))
-    return Example(
-        kind=kind,
-        title=KINDS[kind],
-        position=position,
-        throw=throw,
-        probability=probability,
-        moves=lines,
-        shown=shown,
-        refused=refused_pieces(rules, position, throw),
-    )
+"""Each kind of worked example's heading."""
 
 
 # --- the drawing ---------------------------------------------------------------------------
@@ -239,7 +116,7 @@ class ExampleWords:
             count = "the" if move.captured == 1 else f"all {move.captured}"
             pieces = "piece" if move.captured == 1 else "pieces"
             text += f", capturing {count} {side.other.name.lower()} {pieces} there (back to hand)"
-        if winner(self.rules, line.after) is not None:
+        if line.winner is not None:
             text += f"; {side.name.lower()} has borne off every piece and wins"
         elif line.after.to_move == side:
             text += f"; {side.name.lower()} throws again"

@@ -15,8 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.site.render import figure
-from generator.solver.full_games import (
+from generator.measure.full_games import (
     PROCESS_BYTES,
     ChangeKey,
     FullEffect,
@@ -25,6 +24,7 @@ from generator.solver.full_games import (
     Status,
     groups,
 )
+from generator.site.render import figure
 from generator.words import number_word
 
 

@@ -80,7 +80,9 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
 
     def comparison() -> dict[str, str]:
         comparer = Comparer(ctx, results.get(CROSS_CHECKS) if results else None)
-        pairs = pair_pages(ctx, comparer, measured.per_variant, measured.per_question)
+        pairs = pair_pages(
+            ctx, comparer, measured.per_variant, measured.per_question, measured.family
+        )
         return {**compare_index(ctx, comparer), **pairs}
 
     fork = jobs > 1
@@ -90,7 +92,7 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
     ):
         variants = {**variant_pages(ctx, measured.per_variant), **variants_index(ctx)}
         rest: dict[str, str | bytes] = {
-            **question_pages(ctx, measured.per_question),
+            **question_pages(ctx, measured.per_question, measured.family),
             **sources_page(ctx),
             **glossary_page(ctx),
             **citation_files(ctx),

@@ -4,29 +4,27 @@ taught in five minutes, one step of a game at a time, each step drawn.
 Nothing on the page is typed by hand for one rulebook: the route's numbered squares, the
 rosettes, the odds of each throw and the pieces come from the rulebook's data, and each example
 is a position built from that data (a piece a common throw short of a rosette, of an enemy in
-the middle row, of the end of the route), whose move the engine plays: the drawing shows the
-position before and after, and the words say what the engine did (another throw, a capture, a
-piece that cannot move and why). Change a rosette in the data and the drawings, the squares
+the middle row, of the end of the route), whose move the engine plays in the measurement
+(:mod:`generator.measure.lessons`): the drawing shows the position before and after, and the
+words say what the engine did (another throw, a capture, a piece that cannot move and why). Change a rosette in the data and the drawings, the squares
 named and the examples change with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
 from markupsafe import Markup
 
-from generator.engine.moves import Move, Refusal, Refused, apply_move, legal_moves, refused_pieces
-from generator.engine.moves import winner as winner_of
-from generator.engine.position import Position, canonical
-from generator.engine.rules import Rules, Side, compile_rules
-from generator.model.equipment import Cell, Dice
+from generator.engine.position import Position
+from generator.engine.rules import Side, compile_rules
+from generator.measure.lessons import Scene
+from generator.model.equipment import Dice
 from generator.model.variant import ResolvedVariant
 from generator.site.board import MovePath, board_svg, route_description, square_names
 from generator.site.context import SiteContext, variant_page
-from generator.site.examples import ExampleWords, MoveLine, path_cells, pieces_on_board
+from generator.site.examples import ExampleWords, path_cells, pieces_on_board
 from generator.site.facts import RouteShape, route_shape
 from generator.site.render import environment, markdown_text, render
 from generator.words import number_word
@@ -39,18 +37,6 @@ LEARN_SEARCH_BOOST = 20
 """Search ranks this page first for "how to play", "rules" and "learn": its title has those
 words, as do every rulebook's "How to play" section, many rulebook titles and the which-rules
 page (boosted 2). At 10 "how to play" found the which-rules page first (5 December 2026)."""
-
-
-@dataclass(frozen=True)
-class Scene:
-    """A position built from the rulebook's data, a throw, and the move the engine plays."""
-
-    position: Position
-    throw: int
-    move: Move
-    after: Position
-    refused: tuple[Refused, ...]
-    """The pieces this throw cannot move that the step is about (crossed on the drawing)."""
 
 
 @dataclass(frozen=True)
@@ -75,141 +61,6 @@ class ThrowRow:
     lots: int
     throw: int
     probability: Fraction
-
-
-class Builder:
-    """The positions of the page's examples, built from one rulebook's rules for light."""
-
-    def __init__(self, resolved: ResolvedVariant) -> None:
-        self.resolved = resolved
-        self.rules = compile_rules(resolved)
-        self.rosettes = resolved.board.rosettes
-        self.shared = resolved.route.shared_cells()
-        self.throw = common_throw(self.rules)
-
-    def light_cell(self, step: int) -> Cell:
-        return self.rules.cells[Side.LIGHT][step - 1]
-
-    def dark_step(self, cell: Cell) -> int:
-        return self.rules.cells[Side.DARK].index(cell) + 1
-
-    def plain(self, step: int) -> bool:
-        """A square of light's route with nothing special: not a rosette, not shared."""
-        cell = self.light_cell(step)
-        return cell not in self.rosettes and cell not in self.shared
-
-    def position(self, light: Iterable[int], dark: Iterable[int] = (), off: int = 0) -> Position:
-        """Light to move; the pieces not named are in hand (``off`` of light's borne off)."""
-        rules = self.rules
-        placed = [*light, *(rules.off,) * off]
-        light_pieces = (*placed, *(0,) * (rules.pieces - len(placed)))
-        dark_placed = list(dark)
-        dark_pieces = (*dark_placed, *(0,) * (rules.pieces - len(dark_placed)))
-        return Position(canonical(rules, light_pieces), canonical(rules, dark_pieces), Side.LIGHT)
-
-    def scene(
-        self, position: Position, start: int, shows: Callable[[Move], bool], refusal: Refusal
-    ) -> Scene | None:
-        """The move of the piece on ``start`` if the engine allows it and it ``shows`` what the
-        step is about; the refusals of kind ``refusal`` kept for the drawing."""
-        throw = self.throw
-        move = next((m for m in legal_moves(self.rules, position, throw) if m.start == start), None)
-        if move is None or not shows(move):
-            return None
-        refused = tuple(
-            r for r in refused_pieces(self.rules, position, throw) if r.reason is refusal
-        )
-        return Scene(position, throw, move, apply_move(self.rules, position, move, throw), refused)
-
-    def moving(self) -> Scene | None:
-        """A piece on one of light's own squares moving the common throw to another."""
-        t, length = self.throw, self.rules.route_length
-        for start in range(1, length - t + 1):
-            if self.plain(start) and self.plain(start + t):
-                found = self.scene(
-                    self.position([start]),
-                    start,
-                    lambda m: not m.extra_throw and not m.captured,
-                    Refusal.OWN_PIECE,
-                )
-                if found:
-                    return found
-        return None
-
-    def rosette(self) -> Scene | None:
-        """A piece landing on a rosette that earns another throw; where a rosette both routes
-        share is safe, an enemy piece on it and a light piece the throw cannot bring there."""
-        t = self.throw
-        steps = range(1, self.rules.route_length + 1)
-        earning = [s for s in steps if self.light_cell(s) in self.rules.extra_throw_cells]
-        guarded = [
-            s
-            for s in steps
-            if self.light_cell(s) in self.rules.safe_cells & self.shared and s - t >= 1
-        ]
-        for target in earning:
-            start = target - t
-            if start < 1 or self.light_cell(start) in self.rosettes:
-                continue
-            light, dark = [start], []
-            for safe in guarded:
-                if safe != target and safe - t != start and self.plain_or_shared(safe - t):
-                    light.append(safe - t)
-                    dark.append(self.dark_step(self.light_cell(safe)))
-                    break
-            found = self.scene(
-                self.position(light, dark), start, lambda m: m.extra_throw, Refusal.SAFE_SQUARE
-            )
-            if found:
-                return found
-        return None
-
-    def plain_or_shared(self, step: int) -> bool:
-        return step >= 1 and self.light_cell(step) not in self.rosettes
-
-    def capture(self) -> Scene | None:
-        """A light piece landing on a dark piece where the routes meet (preferably moving along
-        the shared squares, as most captures do)."""
-        t = self.throw
-        options = []
-        for target in range(t + 1, self.rules.route_length + 1):
-            cell = self.light_cell(target)
-            if cell in self.shared and cell not in self.rules.safe_cells:
-                start = target - t
-                if self.light_cell(start) not in self.rosettes:
-                    options.append((self.light_cell(start) not in self.shared, target, start))
-        for _, target, start in sorted(options):
-            position = self.position([start], [self.dark_step(self.light_cell(target))])
-            found = self.scene(position, start, lambda m: m.captured > 0, Refusal.SAFE_SQUARE)
-            if found:
-                return found
-        return None
-
-    def bear_off(self) -> Scene | None:
-        """The throw takes one piece exactly off the board; a piece nearer the end cannot use
-        it when bearing off needs the exact throw. The rest are already off."""
-        t, length = self.throw, self.rules.route_length
-        start = length + 1 - t
-        light = [start] if t == 1 else [start, length]
-        position = self.position(light, off=self.rules.pieces - len(light))
-        return self.scene(position, start, lambda m: m.end == self.rules.off, Refusal.OVERSHOOTS)
-
-    def winning(self) -> Scene | None:
-        """The last piece borne off: the game is won."""
-        start = self.rules.route_length + 1 - self.throw
-        position = self.position([start], off=self.rules.pieces - 1)
-
-        def wins(move: Move) -> bool:
-            after = apply_move(self.rules, position, move, self.throw)
-            return winner_of(self.rules, after) is Side.LIGHT
-
-        return self.scene(position, start, wins, Refusal.OVERSHOOTS)
-
-
-def common_throw(rules: Rules) -> int:
-    """The likeliest throw that moves a piece (the smaller of equally likely ones)."""
-    moving = [(p, -t) for t, p in rules.throws if t > 0]
-    return -max(moving)[1]
 
 
 def throw_rows(dice: Dice) -> list[ThrowRow]:
@@ -272,11 +123,16 @@ def chance(probability: Fraction, denominator: int) -> str:
 
 
 def draw(
-    ctx: SiteContext, builder: Builder, scene: Scene, anchor: str, title: str, after: bool = True
+    ctx: SiteContext,
+    resolved: ResolvedVariant,
+    scene: Scene,
+    anchor: str,
+    title: str,
+    after: bool = True,
 ) -> DrawnScene:
     """The scene's boards (before, with the move marked; after, unless ``after`` is false) and
     its sentences."""
-    resolved, rules = builder.resolved, builder.rules
+    rules = compile_rules(resolved)
     board, route = resolved.board, resolved.route
     rosettes = {c: n for c in board.rosettes if (n := ctx.words.rosette_name(c, board.id))}
     writer = ExampleWords(rules, ctx.words, rosettes)
@@ -285,7 +141,7 @@ def draw(
     path = path_cells(rules, side, move, throw)
     bears_off = (rules.cells[side][-2], rules.cells[side][-1]) if move.end == rules.off else None
     crossed = tuple(c for r in scene.refused if (c := rules.cell(side, r.start)) is not None)
-    sentence = f"Light {lower(writer.move(side, _line(rules, scene), throw))}"
+    sentence = f"Light {lower(writer.move(side, scene.line, throw))}"
 
     def svg(when: str, position: Position, mark: MovePath) -> Markup:
         return board_svg(
@@ -305,11 +161,7 @@ def draw(
     after_svg = (
         svg("after", scene.after, MovePath(path, rules.cell(side, move.end))) if after else None
     )
-    others = tuple(
-        f"Light {lower(writer.move(side, _line(rules, scene, other), throw))}"
-        for other in legal_moves(rules, scene.position, throw)
-        if other != move
-    )
+    others = tuple(f"Light {lower(writer.move(side, line, throw))}" for line in scene.others)
     return DrawnScene(
         scene,
         before,
@@ -320,14 +172,6 @@ def draw(
     )
 
 
-def _line(rules: Rules, scene: Scene, move: Move | None = None) -> MoveLine:
-    """The scene's move (or another ``move`` of the same throw) with where the engine says it
-    leads, as the example writer reads it."""
-    if move is None:
-        return MoveLine(scene.move, scene.after)
-    return MoveLine(move, apply_move(rules, scene.position, move, scene.throw))
-
-
 def lower(text: str) -> str:
     return text[:1].lower() + text[1:]
 
@@ -335,16 +179,10 @@ def lower(text: str) -> str:
 def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str, object]:
     """Everything the learn page shows, from the rulebook ``variant_id``."""
     resolved = ctx.resolved[variant_id]
-    builder = Builder(resolved)
-    rules = builder.rules
+    lesson = ctx.engine.lesson(variant_id)
+    rules = compile_rules(resolved)
+    shared = resolved.route.shared_cells()
     shape: RouteShape = route_shape(resolved.route, resolved.board.rosettes)
-    scenes = {
-        "moving": builder.moving(),
-        "rosette": builder.rosette(),
-        "capture": builder.capture(),
-        "bear-off": builder.bear_off(),
-        "winning": builder.winning(),
-    }
     titles = {
         "moving": "Moving",
         "rosette": "Rosettes",
@@ -353,18 +191,18 @@ def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str
         "winning": "Winning",
     }
     drawn = {
-        key: draw(ctx, builder, scene, f"learn-{key}", titles[key], after=key != "winning")
-        for key, scene in scenes.items()
+        key: draw(ctx, resolved, scene, f"learn-{key}", titles[key], after=key != "winning")
+        for key, scene in lesson.scenes.items()
         if scene is not None
     }
     rows = throw_rows(resolved.dice)
     page = LEARN_PAGE
     rulebook = variant_page(variant_id)
-    shared_steps = [i + 1 for i, c in enumerate(resolved.route.light) if c in builder.shared]
+    shared_steps = [i + 1 for i, c in enumerate(resolved.route.light) if c in shared]
     safe_shared = [
         i + 1
         for i, c in enumerate(resolved.route.light)
-        if c in rules.safe_cells & builder.shared & resolved.board.rosettes
+        if c in rules.safe_cells & shared & resolved.board.rosettes
     ]
     return {
         "fm": {
@@ -395,7 +233,7 @@ def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str
         "safe_shared": safe_shared,
         "rules": rules,
         "throws": rows,
-        "throw": builder.throw,
+        "throw": lesson.throw,
         "lots": rows[0].lots if rows and rows[0].marked is not None else None,
         "denominator": max(r.probability.denominator for r in rows),
         "chance": chance,

@@ -11,7 +11,7 @@ Change any of them and the build does all its steps; ``--refresh`` does them reg
 
 An entry is saved only after ``mkdocs build --strict`` and the post-build checks passed, so
 it holds pages a full build validated, measured, rendered and checked; it is written
-atomically with a checksum (:mod:`generator.sim.cache_files`: a damaged entry is reported and
+atomically with a checksum (:mod:`generator.measure.stores`: a damaged entry is reported and
 the build runs in full) and replaces the previous one, so one entry is kept.
 """
 
@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.files import WriteError
-from generator.sim.cache_files import read_json, write_json
-from generator.sim.results_files import RESULTS_DIR
+from generator.measure.stores import RESULTS_DIR, read_json, write_json
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """The generator package: its every source file is an input of the pages."""

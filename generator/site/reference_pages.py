@@ -9,21 +9,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from generator.engine.equivalence import (
-    Verdict,
-    compare_rulings,
-    same_game_groups,
-    value_verdict,
-    with_ruling,
-)
-from generator.model.catalog_contents import Catalog
-from generator.model.variant import Evidence, ResolvedVariant, Ruling, Source
+from generator.measure.effects import Effect
+from generator.measure.engine_readings import Verdict
+from generator.measure.exact_effects import ExactFigures
+from generator.model.variant import Evidence, Ruling, Source
 from generator.model.yamlsource import load_data
-from generator.sim.stats import family_size
-from generator.sim.suite import Effect
 from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
 from generator.site.render import environment, render
-from generator.solver.policy_eval import ExactFigures
 
 DATA = Path(__file__).parent / "data"
 OPEN_EVIDENCE = (Evidence.ASSUMED, Evidence.CONFLICTING, Evidence.NOT_MODELLED)
@@ -151,7 +143,8 @@ def effect_rows(
     one_game: Callable[[Effect, Effect], bool] = lambda a, b: False,
 ) -> list[EffectRow]:
     """The effects, one row per game and change: a rulebook that plays exactly the same game
-    as an earlier row's (:func:`generator.engine.equivalence.same_game_groups`), changed to
+    as an earlier row's (``same_game``, the engine's reading:
+    :meth:`~generator.measure.engine_readings.EngineReadings.same_game_groups`), changed to
     the same answer with the same figures and verdict, joins that row instead of repeating
     it. Figures that differ keep their own row, whatever the games' equality says."""
 
@@ -212,30 +205,19 @@ def _one_row_a_game(
     return merged
 
 
-def one_changed_game(
-    catalog: Catalog, host: ResolvedVariant, question: str, a: Effect, b: Effect
-) -> bool:
-    """Whether changing ``host``'s answer to ``question`` into ``a``'s or into ``b``'s makes
-    one game: on Bell's route the central rosette is the only rosette both sides reach, so
-    "the central rosette" and "every rosette" safe are one change there."""
-    own = host.rulings[question]
-    first = replace(own, value=a.change.value)
-    other = replace(own, value=b.change.value)
-    return not compare_rulings(catalog, with_ruling(host, first), first, other).changes_play
-
-
-def question_pages(ctx: SiteContext, effects: dict[str, Any]) -> dict[str, str]:
+def question_pages(ctx: SiteContext, effects: dict[str, Any], family: int = 0) -> dict[str, str]:
+    """Every question's page; ``effects`` are the measured one-ruling effects by question,
+    judged among ``family`` changes (:class:`generator.measure.effects.QuestionEffects`)."""
     env = environment()
     pages = {}
-    simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
-    same_game = same_game_groups(simulated)
-    family = family_size(e for measured in effects.values() for e in measured)
+    simulated = [vid for vid, r in ctx.resolved.items() if r.variant.simulate]
+    same_game = ctx.engine.same_game_groups(simulated)
 
     def verdict(e: Effect) -> Verdict:
-        return value_verdict(ctx.catalog, ctx.resolved[e.variant], e.question, e.change.value)
+        return ctx.engine.value_verdict(e.variant, e.question, e.change.value)
 
     def one_game(a: Effect, b: Effect) -> bool:
-        return one_changed_game(ctx.catalog, ctx.resolved[a.variant], a.question, a, b)
+        return ctx.engine.one_changed_game(a.variant, a.question, a.change.value, b.change.value)
 
     for qid, question in ctx.catalog.questions.items():
         page = question_page(qid)

@@ -26,7 +26,6 @@ from markupsafe import Markup
 
 from generator.files import WriteError, write_staged
 from generator.model.variant_checks import sic_at
-from generator.sim.stats import beyond_chance
 from generator.words import number_word
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -369,7 +368,6 @@ def environment() -> jinja2.Environment:
     env.filters["with_sic"] = with_sic
     env.globals["joints"] = joints
     env.filters["extract"] = extract
-    env.globals["beyond_chance"] = beyond_chance
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range
     env.globals["range_form"] = range_form

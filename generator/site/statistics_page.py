@@ -11,15 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from generator.engine.equivalence import same_game_groups
 from generator.measure.agents import AGENTS, AgentScores
 from generator.measure.core import Results
+from generator.measure.effects import question_effects
 from generator.measure.exact import EXACT, ExactValues
-from generator.measure.exact_effects import EXACT_EFFECTS, with_exact
-from generator.measure.full_games import FULL_GAMES, with_full
-from generator.measure.suite import SUITE, chance_check
+from generator.measure.exact_effects import EXACT_EFFECTS
+from generator.measure.full_games import FULL_GAMES
+from generator.measure.suite import (
+    EFFECT_HALF_WIDTH,
+    SENSITIVITY_GAMES,
+    SUITE,
+    Skipped,
+    chance_check,
+)
 from generator.model.variant import Question, Variant
-from generator.sim.suite import EFFECT_HALF_WIDTH, SENSITIVITY_GAMES, Skipped
 from generator.site.charts import Interval, histogram_chart, interval_chart, lines_chart
 from generator.site.context import SiteContext, question_page, variant_page
 from generator.site.full_games_view import full_games_view, solved_game
@@ -33,6 +38,10 @@ class Figures:
 
     per_variant: dict[str, Any] = field(default_factory=dict)
     per_question: dict[str, Any] = field(default_factory=dict)
+    """The measured one-ruling effects by question, joined and judged
+    (:class:`generator.measure.effects.QuestionEffects`)."""
+    family: int = 0
+    """How many changes that alter play each effect was judged among."""
     files: dict[str, str | bytes] = field(default_factory=dict)
     """The statistics page and its charts, by docs path."""
     findings: list[Finding] = field(default_factory=list)
@@ -57,8 +66,8 @@ def measured_figures(ctx: SiteContext, results: Results | None) -> Figures:
     exact = (results.get(EXACT) if results else None) or ExactValues()
     exact_effects = results.get(EXACT_EFFECTS) if results else None
     agents = (results.get(AGENTS) if results else None) or AgentScores()
-    simulated = {vid: r for vid, r in ctx.resolved.items() if r.variant.simulate}
-    same_game = same_game_groups(simulated)
+    simulated = [vid for vid, r in ctx.resolved.items() if r.variant.simulate]
+    same_game = ctx.engine.same_game_groups(simulated)
     full = full_games_view(results.get(FULL_GAMES) if results else None, list(ctx.variant_ids))
     for vid in ctx.variant_ids:
         baseline = suite.baseline.get(vid) if suite else None
@@ -89,11 +98,8 @@ def measured_figures(ctx: SiteContext, results: Results | None) -> Figures:
                 if vid in c.variants
             ],
         }
-    by_question = suite.by_question() if suite else {}
-    solved = results.get(FULL_GAMES) if results else None
-    figures.per_question = {
-        q: with_full(with_exact(e, exact_effects), solved) for q, e in by_question.items()
-    }
+    effects = question_effects(results)
+    figures.per_question, figures.family = effects.by_question, effects.family
     figures.findings = rulebook_findings(ctx, figures.per_variant)
     return figures
 

@@ -10,11 +10,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from generator.engine.equivalence import Verdict, compare_rulings
 from generator.engine.rules import compile_rules
+from generator.measure.engine_readings import Verdict
+from generator.measure.examples import Example
 from generator.model.variant import Citation, Evidence, Question, Ruling
 from generator.site.board import MovePath, board_svg, route_description, square_names
-from generator.site.compare_pages import others_say, verdict_reason
+from generator.site.compare_pages import others_say
 from generator.site.context import (
     EVIDENCE_HELP,
     SiteContext,
@@ -22,13 +23,7 @@ from generator.site.context import (
     question_page,
     variant_page,
 )
-from generator.site.examples import (
-    Example,
-    ExampleWords,
-    path_cells,
-    pieces_on_board,
-    worked_examples,
-)
+from generator.site.examples import KIND_TITLES, ExampleWords, path_cells, pieces_on_board
 from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
 from generator.site.reference_pages import Term, glossary_terms
 from generator.site.render import environment, lower_first, render
@@ -58,6 +53,7 @@ class DrawnExample:
     """A worked example ready for the page: both boards and every sentence about it."""
 
     example: Example
+    title: str
     anchor: str
     before_svg: Markup
     after_svg: Markup
@@ -183,8 +179,7 @@ def departures(ctx: SiteContext, variant_id: str) -> list[Departure]:
         theirs = common.rulings.get(section.question.id)
         if theirs is None or not section.question.drives_engine:
             continue
-        verdict = compare_rulings(ctx.catalog, ctx.resolved[variant_id], section.ruling, theirs)
-        if verdict.changes_play:
+        if ctx.engine.verdict(variant_id, theirs.id).changes_play:
             here, there = ctx.describe(section.ruling), ctx.describe(theirs)
             found.append(Departure(section.question, here, there, section.anchor))
     return found
@@ -220,13 +215,12 @@ def differences_from_parent(ctx: SiteContext, variant_id: str) -> list[Differenc
     if variant.derives_from is None:
         return []
     parent = ctx.resolved[variant.derives_from]
-    host = ctx.resolved[variant_id]
     found = []
     for ruling in variant.rulings:
         theirs = parent.rulings.get(ruling.question)
         if theirs is None:
             continue
-        verdict = compare_rulings(ctx.catalog, host, ruling, theirs)
+        verdict = ctx.engine.verdict(variant_id, theirs.id)
         found.append(Difference(ctx.catalog.questions[ruling.question], ruling, theirs, verdict))
     return found
 
@@ -241,7 +235,7 @@ def drawn_examples(ctx: SiteContext, variant_id: str) -> list[DrawnExample]:
     writer = ExampleWords(rules, ctx.words, rosettes)
     names = square_names(ctx.words, board, resolved.route)
     drawn = []
-    for example in worked_examples(rules, variant_id):
+    for example in ctx.engine.examples(variant_id):
         anchor = f"example-{example.kind}"
         side, shown, throw = example.side, example.shown, example.throw
         move = shown.move
@@ -271,7 +265,7 @@ def drawn_examples(ctx: SiteContext, variant_id: str) -> list[DrawnExample]:
                 board,
                 None,
                 svg_id=f"{anchor}-{when}",
-                title=f"{example.title}: the position {when} the move",
+                title=f"{KIND_TITLES[example.kind]}: the position {when} the move",
                 description=f"{writer.position(position)} The move: {sentence}",
                 names=names,
                 pieces=pieces_on_board(rules, position),
@@ -280,6 +274,7 @@ def drawn_examples(ctx: SiteContext, variant_id: str) -> list[DrawnExample]:
         drawn.append(
             DrawnExample(
                 example=example,
+                title=KIND_TITLES[example.kind],
                 anchor=anchor,
                 before_svg=boards["before"],
                 after_svg=boards["after"],
@@ -335,7 +330,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "silent": silent_questions(ctx, variant_id),
         "examples": drawn_examples(ctx, variant_id),
         "differences": differences_from_parent(ctx, variant_id),
-        "verdict_reason": verdict_reason,
+        "verdict_reason": ctx.words.verdict,
         "citations": {r.id: ctx.citation(r) for r in rulings_here},
         "history": {r.id: ctx.editions.history.get(r.id, []) for r in rulings_here},
         "owner_titles": {vid: v.title for vid, v in ctx.catalog.variants.items()},

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from generator.measure.engine_readings import Verdict
 from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
 from generator.model.play_checks import PlayProblem
 from generator.model.yamlsource import load_data
@@ -285,6 +286,16 @@ class Vocabulary:
 
     def language(self, code: str) -> str:
         return str(self.data["languages"].get(code, code))
+
+    def verdict(self, verdict: Verdict) -> str:
+        """What one ruling put into another rulebook does there, as the engine judged it
+        (continuing "the other ruling ...")."""
+        words = self.data.get("verdicts", {}).get(verdict.value)
+        if words is None:
+            raise NoWords(
+                f"no words for the verdict {verdict.value!r}: add it to {DATA.name}'s verdicts"
+            )
+        return str(words)
 
 
 def _squares(steps: Sequence[int]) -> str:

@@ -1,5 +1,12 @@
 """The whole build: validate, measure, render Markdown, run mkdocs, swap the site in.
 
+This module is the one place the build is run from, above both the measurement
+(:mod:`generator.measure`) and the pages (:mod:`generator.site`): it reads the build's options
+(:class:`BuildOptions`) once, in :func:`build`, and hands each step only what that step needs:
+the measurement its :class:`~generator.measure.core.Settings`, the pages the measured
+:class:`~generator.measure.core.Results` and the engine's readings of the rules
+(:class:`~generator.measure.engine_readings.EngineReadings`). The pages never measure.
+
 A failed step never leaves a half-written result: generated Markdown is swapped into
 ``docs/`` only after every page rendered, and the site is built into a temporary folder that
 replaces ``site/`` only after ``mkdocs build --strict`` and the post-build checks passed. What
@@ -30,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.measure.core import Results, Settings
+from generator.measure.engine_readings import EngineReadings
 from generator.model.catalog import load_catalog
 from generator.model.catalog_contents import Catalog
 from generator.processes import die_with_parent
@@ -86,6 +94,8 @@ class BuildError(Exception):
 
 @dataclass
 class BuildOptions:
+    """What one build is asked to do (the ``build`` command's options)."""
+
     root: Path
     simulate: bool = True
     games: int | None = None
@@ -126,21 +136,38 @@ def published_lock(root: Path, editions: Editions) -> dict[str, Any]:
 
 def build(options: BuildOptions) -> BuildReport:
     """The whole build, holding the checkout's build lock; refuses at once (before any work) a
-    site folder it must not replace, and clears what a killed build left behind."""
+    site folder it must not replace, and clears what a killed build left behind. The only
+    function that reads ``options``: every step below gets what it needs from here."""
     if options.games is not None and options.games < 1:
         raise BuildError(f"--games {options.games}: give a whole number of games above 0")
-    site_dir = options.site_dir or options.root / "site"
+    root, log = options.root, options.log
+    site_dir = options.site_dir or root / "site"
+    settings = measure_settings(options)
+    step = Steps(root, settings, options.simulate, page_settings(options))
     try:
-        check_site_folder(options.root, site_dir)
-        with build_lock(options.root):
-            recover_site(site_dir, options.log)  # first: a failing build still puts it back
-            clear_leftovers(options.root, site_dir, options.log)
+        check_site_folder(root, site_dir)
+        with build_lock(root):
+            recover_site(site_dir, log)  # first: a failing build still puts it back
+            clear_leftovers(root, site_dir, log)
             check_writable(site_dir)
-            check_settings(options.root)
+            check_settings(root)
             check_mkdocs()
-            return _build(options, site_dir)
+            return _build(step, site_dir)
     except (SiteFolderError, BuildRunning) as error:
         raise BuildError(str(error)) from error
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What the build's steps read, taken from its options once (:func:`build`)."""
+
+    root: Path
+    settings: Settings
+    """The measurement's settings (the log, the refresh, the seed and the jobs among them)."""
+    simulate: bool
+    """Measure (simulate, solve, check claims), or only read the rules."""
+    pages_key: dict[str, object]
+    """The settings the generated pages depend on (:func:`page_settings`)."""
 
 
 def check_settings(root: Path) -> None:
@@ -189,25 +216,25 @@ def _address_unset() -> bool:
         return False
 
 
-def _build(options: BuildOptions, site_dir: Path) -> BuildReport:
+def _build(step: Steps, site_dir: Path) -> BuildReport:
     """Validate (the data, the editions, the site's address), measure (:mod:`generator.measure`,
     cached), render Markdown from the measured results, then ``mkdocs build``. When every input
     is as in the last successful build (:mod:`generator.site.page_cache`), its pages are reused
     and only ``mkdocs build`` runs again."""
     report = BuildReport()
-    root = options.root
+    root, log = step.root, step.settings.log
     if _address_unset():
-        options.log(NO_ADDRESS)
+        log(NO_ADDRESS)
 
     began = time.perf_counter()
-    key = inputs_key(root, page_settings(options))
-    cached = None if options.refresh else load_pages(root, key)
+    key = inputs_key(root, step.pages_key)
+    cached = None if step.settings.refresh else load_pages(root, key)
     if cached is not None:
-        options.log("nothing changed since the last build: its pages are reused")
+        log("nothing changed since the last build: its pages are reused")
         files, ruling_ids = cached.files, cached.ruling_ids
         report.seconds["validate"] = time.perf_counter() - began
     else:
-        files, ruling_ids = _generate(options, report, began)
+        files, ruling_ids = _generate(step, report, began)
 
     began = time.perf_counter()
     swap_into_docs(files, root / "docs")
@@ -228,26 +255,30 @@ def page_settings(options: BuildOptions) -> dict[str, object]:
 
 
 def _generate(
-    options: BuildOptions, report: BuildReport, began: float
+    step: Steps, report: BuildReport, began: float
 ) -> tuple[dict[str, str | bytes], set[str]]:
-    """Validate, measure and render: every generated file, and every ruling id."""
-    root = options.root
+    """Validate, measure and render: every generated file, and every ruling id. The engine's
+    readings of the rules (verdicts, worked examples) are measured whether or not the build
+    simulates; each is computed when a page first reads it."""
+    root = step.root
     catalog = load_or_fail(root)
+    readings = EngineReadings(catalog)
     try:
         release_date(root)  # a malformed SOURCE_DATE_EPOCH stops the build before any writing
         editions = load_editions(root / "variants")
-        ctx = SiteContext(catalog, site_url(), editions, published_lock(root, editions))
+        lock = published_lock(root, editions)
+        ctx = SiteContext(catalog, site_url(), editions, lock, readings=readings)
     except (RuntimeError, EditionError) as error:
         raise BuildError(str(error)) from error
     report.seconds["validate"] = time.perf_counter() - began
 
     began = time.perf_counter()
-    results = measure(catalog, options) if options.simulate else None
+    results = measure(catalog, step.settings) if step.simulate else None
     report.seconds["measure"] = time.perf_counter() - began
 
     began = time.perf_counter()
     try:
-        files = all_files(ctx, results, options.jobs)
+        files = all_files(ctx, results, step.settings.jobs)
     except GlossaryError as error:
         raise BuildError(str(error)) from error
     report.seconds["render"] = time.perf_counter() - began
@@ -268,12 +299,12 @@ def measure_settings(options: BuildOptions) -> Settings:
     return settings
 
 
-def measure(catalog: Catalog, options: BuildOptions) -> Results:
+def measure(catalog: Catalog, settings: Settings) -> Results:
     """Every measurement (:mod:`generator.measure.steps`), each cached under ``.cache/``."""
     from generator.measure.steps import measure as measure_all
 
     try:
-        return measure_all(catalog, measure_settings(options))
+        return measure_all(catalog, settings)
     except FigureError as error:
         raise BuildError(
             f"{error}; the previous site is kept. Damaged cache entries are measured again,"
