@@ -6,8 +6,9 @@ rosettes, the odds of each throw and the pieces come from the rulebook's data, a
 is a position built from that data (a piece a common throw short of a rosette, of an enemy in
 the middle row, of the end of the route), whose move the engine plays in the measurement
 (:mod:`generator.measure.lessons`): the drawing shows the position before and after, and the
-words say what the engine did (another throw, a capture, a piece that cannot move and why). Change a rosette in the data and the drawings, the squares
-named and the examples change with it.
+words say what the engine did (another throw, a capture, a piece that cannot move and why).
+Change a rosette in the data and the drawings, the squares named and the examples change with
+it.
 """
 
 from __future__ import annotations
