@@ -30,6 +30,7 @@ from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
 from generator.model.play_checks import PlayProblem
 from generator.model.yamlsource import load_data
 from generator.site.render import in_sentence
+from generator.words import listing as listing  # the one joiner, where the pages import it
 
 DATA = Path(__file__).parent / "data" / "vocabulary.yml"
 EQUIPMENT_QUESTIONS = ("board", "route", "dice")
@@ -46,13 +47,6 @@ class AgentWords:
     """The agent's machine name (``extra-throw``), never shown to readers."""
     name: str
     definition: str
-
-
-def listing(items: Sequence[str], last: str = "and") -> str:
-    """ "a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def ordinal(n: int) -> str:
