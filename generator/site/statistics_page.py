@@ -134,11 +134,7 @@ def statistics_pages(
     files[page] = render(
         environment(),
         "statistics.md.j2",
-        fm=ctx.front_matter(
-            "Statistics",
-            "What the numbers say about each rulebook: the first player's edge, how long a game"
-            " lasts, how much choices matter, and perfect play.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("statistics")),
         findings=findings,
         overview=overview(findings),
         solved_pieces=sorted({n for f in findings for n in f.exact_by_pieces}),
@@ -155,11 +151,7 @@ def statistics_pages(
     files[method] = render(
         environment(),
         "statistics-method.md.j2",
-        fm=ctx.front_matter(
-            "How the statistics are made",
-            "For implementers: the commands and seeds that reproduce every figure, the caches,"
-            " the solver's cost and the changes that cannot be played.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("statistics-method")),
         refused=exact.refused,
         refusals=refusal_rows(ctx, suite.skipped if suite else []),
         question_page=question_page,
