@@ -94,7 +94,7 @@ def _copies(ctx: SiteContext, text: EditionText) -> list[tuple[str, str, list[Co
         if vid
     ]
     if "" in groups:
-        found.append(("withdrawn", "Rulings withdrawn since", groups[""]))
+        found.append(("withdrawn", str(ctx.words.data["editions"]["withdrawn"]), groups[""]))
     return found
 
 

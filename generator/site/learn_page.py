@@ -399,7 +399,9 @@ def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str
             resolved.board,
             resolved.route,
             svg_id="learn-route",
-            title=f"The board and the route of {resolved.variant.short}",
+            title=str(ctx.words.data["drawings"]["learn-route"]).format(
+                short=resolved.variant.short
+            ),
             description=route_description(ctx.words, resolved.board, resolved.route),
             names=square_names(ctx.words, resolved.board, resolved.route),
         ),

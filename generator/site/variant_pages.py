@@ -324,7 +324,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
             resolved.board,
             resolved.route,
             svg_id="route-board",
-            title=f"The board and route of {variant.short}",
+            title=str(ctx.words.data["drawings"]["route"]).format(short=variant.short),
             description=route_description(ctx.words, resolved.board, resolved.route),
             names=square_names(ctx.words, resolved.board, resolved.route),
         ),
