@@ -21,6 +21,7 @@ from generator.model.catalog_contents import Catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.examples import ExampleWords
+from generator.site.render import environment
 from generator.site.variant_pages import drawn_examples, evidence_tally
 from generator.site.vocabulary import Vocabulary
 
@@ -141,18 +142,21 @@ def test_examples_are_drawn_before_and_after_with_the_move_highlighted(
 
 
 def test_the_evidence_tally_counts_the_data(site_context: SiteContext, catalog: Catalog) -> None:
-    """Every rulebook's tally, level by level, against its own rulings; a derived rulebook
-    also counts what it inherits."""
+    """Every rulebook's tally, level by level, against its own rulings, as its page words it; a
+    derived rulebook also counts what it inherits."""
+    words = site_context.words.data["evidence_tally"]
+    tally_sentence = environment().get_template("_evidence_tally.md.j2").module.tally
     for variant_id, variant in catalog.variants.items():
         resolved = catalog.resolve(variant_id)
         own = [r for r in resolved.rulings.values() if not resolved.is_inherited(r)]
-        tally = evidence_tally(site_context, variant_id)
+        counted = evidence_tally(site_context, variant_id)
+        tally = str(tally_sentence(counted, words))
         opening = f"Of its {len(own)} rulings, " if len(own) > 1 else "One ruling of its own, "
         assert tally.startswith(opening), tally
         for level in {r.evidence for r in own}:
             count = sum(1 for r in own if r.evidence is level)
-            words = str(site_context.words.data["evidence_tally"][level.value])
-            said = words.format(n=count) if len(own) > 1 else words.format(n="").strip()
+            said = f"{count} {words[level.value]}" if len(own) > 1 else words[level.value]
             assert said in tally, (variant.id, level, tally)
         inherited = len(resolved.rulings) - len(own)
+        assert counted.inherited == inherited
         assert (f"; {inherited} more inherited from" in tally) == bool(inherited), tally

@@ -19,11 +19,13 @@ from conftest import VARIANTS, repository_catalog
 
 from generator.model.catalog import load_catalog
 from generator.model.fmt import canonical_text
+from generator.model.variant import Source
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.generate import citation_files
 from generator.site.reader_text import GIT_HASH, read_page, workshop_words
-from generator.site.reference_pages import NOT_SEEN, sources_page, version_words
+from generator.site.reference_pages import NOT_SEEN, sources_page
+from generator.site.render import environment
 from generator.site.variant_pages import machine_export
 
 SIMPLE_RULE_SET = "0214dfe64acefd0b461e516a79624dac4f05b5a9"
@@ -49,6 +51,11 @@ def test_each_citation_finds_the_version_it_quotes() -> None:
     assert ludii is not None and ludii.words() == "file version 1.3.10"
     assert ludii.commit is not None and HASH.fullmatch(ludii.commit)
     assert sources["finkel-2007"].version_of("p. 16") is None
+
+
+def version_words(source: Source) -> str:
+    """The sources page's sentence naming which version of ``source`` was quoted."""
+    return str(environment().get_template("_source_version.md.j2").module.version_words(source))
 
 
 def test_the_sources_page_names_versions_in_words_never_a_hash(ctx: SiteContext) -> None:

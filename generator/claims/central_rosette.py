@@ -38,7 +38,7 @@ from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.model.claim_words import threshold_problem
 from generator.model.variant import Claim, ResolvedVariant
-from generator.words import number_word
+from generator.words import listing, number_word
 
 if TYPE_CHECKING:
     from generator.claims.holder_wins import FirstHolder, HeldThrows
@@ -103,8 +103,8 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
     numbers["'decides most games' read as"] = claim.reading.reason
     above = [share > threshold for share in shares.values()]
     verdict = SUPPORTED if all(above) else CONTRADICTED if not any(above) else PARTLY
-    counts = _listed([number_word(n) for n in shares])
-    shown = _listed([percent(share) for share in shares.values()])
+    counts = listing([number_word(n) for n in shares])
+    shown = listing([percent(share) for share in shares.values()])
     verdict_words = {
         SUPPORTED: f"more than {_share_words(threshold)} of them",
         CONTRADICTED: f"not more than {_share_words(threshold)} of them",
@@ -142,11 +142,6 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
     return ClaimResult(
         claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
     )
-
-
-def _listed(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return " and ".join(filter(None, [", ".join(items[:-1]), items[-1]]))
 
 
 def _share_words(share: float) -> str:

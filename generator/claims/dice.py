@@ -26,7 +26,7 @@ from generator.model.claim_words import (
     odds_problems,
 )
 from generator.model.variant import Claim
-from generator.words import WORD_NUMBERS, number_word
+from generator.words import WORD_NUMBERS, listing, number_word
 
 
 def claimed_odds(text: str) -> dict[int, Fraction]:
@@ -89,7 +89,7 @@ def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> 
         "Every stated probability equals the exact odds of the dice."
         if not wrong
         else "Stated odds differ from the exact odds for throws "
-        + ", ".join(str(t) for t in sorted(wrong))
+        + listing(sorted(wrong), None)
         + "."
     )
     if not wrong and not covered:
@@ -112,7 +112,7 @@ def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     same = spread == dice
 
     def table(odds: dict[int, Fraction]) -> str:
-        return ", ".join(f"{throw}: {odds[throw]}" for throw in sorted(odds))
+        return listing([f"{throw}: {odds[throw]}" for throw in sorted(odds)], None)
 
     named = number_word(coins)
     numbers = {f"{named} coins, heads counted": table(spread), "this rulebook's dice": table(dice)}

@@ -25,7 +25,7 @@ from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
 from generator.sim.records import SIM_VERSION
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
-from generator.words import number_word
+from generator.words import listing, number_word
 
 SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
 """Assumed seconds per throw at the table (fast, typical, slow): throwing and counting the
@@ -122,11 +122,9 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
         start = (
             "Consistent with" if verdict == CONSISTENT_WITH_ASSUMPTION else "Not consistent with"
         )
-        summary = (
-            f"{start} {'; with '.join(said for _, said in parts)} at {fast:g} to {slow:g}"
-            " seconds a throw."
-        )
-    shown = " and ".join(number_word(n) for n in counts)
+        paces = listing([said for _, said in parts], None, "; with ")
+        summary = f"{start} {paces} at {fast:g} to {slow:g} seconds a throw."
+    shown = listing([number_word(n) for n in counts])
     method = (
         f"{games} seeded games (seed {settings.seed}), simulated"
         f"{f' with {shown} pieces a side' if named else ''}, both sides playing the greedy"

@@ -25,6 +25,7 @@ from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
+from generator.words import listing
 
 EXHAUSTIVE_PIECES = 2
 """Piece count at which reachability checks enumerate every reachable position.
@@ -274,7 +275,7 @@ def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Cl
     ]
     faults = [fault for fault in faults if fault]
     summary = (
-        f"A draw is possible: {'; '.join(faults)}."
+        f"A draw is possible: {listing(faults, None, '; ')}."
         if faults
         else f"No move of any reachable position of the game with {small_game} leaves both"
         " sides finished, and from every one of them the game can still be won; every sampled"

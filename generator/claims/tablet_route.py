@@ -16,6 +16,7 @@ from generator.claims.verdicts import (
 )
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim, Evidence, Ruling, SourceKind
+from generator.words import listing
 
 
 def tablet_evidence(catalog: Catalog, question: str) -> list[tuple[str, Any, Ruling]]:
@@ -62,7 +63,8 @@ def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) 
         numbers[f"{label}: this rulebook"] = shown(question, resolved.value(question))
         quoted = {ruling.id: shown(question, value) for _, value, ruling in evidence}
         numbers[f"{label}: the tablet, quoted"] = (
-            "; ".join(sorted(set(quoted.values()))) or "no quoted words of the tablet on this point"
+            listing(sorted(set(quoted.values())), None, "; ")
+            or "no quoted words of the tablet on this point"
         )
         numbers[f"{label}: verdict"] = parts[label]
     verdicts = set(parts.values())

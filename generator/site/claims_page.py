@@ -39,10 +39,7 @@ def claims_page(ctx: SiteContext, results: dict[str, ClaimResult] | None) -> str
     return render(
         environment(),
         "claims.md.j2",
-        fm=ctx.front_matter(
-            "Claims checked",
-            "Each factual claim the sources make, tested by play: verdict, evidence, numbers.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("claims")),
         claims=claims,
         checked=results is not None,
         variants=ctx.catalog.variants,

@@ -311,11 +311,7 @@ def compare_index(ctx: SiteContext, comparer: Comparer) -> dict[str, str]:
     baseline = typical_rulebook(rows)
     # The baseline's column comes first; the script moves whichever the reader picks there.
     order = [baseline] + [i for i in range(len(ctx.variant_ids)) if i != baseline]
-    fm = ctx.front_matter(
-        "Compare the rulebooks",
-        "Pick two or more rulebooks and a baseline: every rule question, what differs from the "
-        "baseline, and whether it makes a different game.",
-    )
+    fm = ctx.front_matter(*ctx.words.page("compare"))
     # The table is the page: the navigation and the table of contents would take its width.
     fm["hide"] = ["navigation", "toc"]
     variants = [ctx.catalog.variants[v] for v in ctx.variant_ids]
@@ -399,11 +395,8 @@ def pair_pages(
         page = pair_page(a, b)
         va, vb = ctx.catalog.variants[a], ctx.catalog.variants[b]
         differences = pair_differences(ctx, comparer, a, b, effects)
-        fm = ctx.front_matter(
-            f"{va.short} and {vb.short} compared",
-            f"What differs between {in_sentence(va.title)} and {in_sentence(vb.title)}, and what it"
-            " changes.",
-        )
+        titles = {"a_title": in_sentence(va.title), "b_title": in_sentence(vb.title)}
+        fm = ctx.front_matter(*ctx.words.page("pair", a=va.short, b=vb.short, **titles))
         fm["search_boost"] = PAIR_SEARCH_BOOST
         pages[page] = render(
             env,

@@ -20,16 +20,6 @@ from generator.site.edition_history import EditionText, read_editions
 from generator.site.render import markdown_text, one_line, relative_link
 from generator.site.vocabulary import Vocabulary
 
-EVIDENCE_HELP = {
-    Evidence.STATED: "the source says it in so many words",
-    Evidence.IMPLIED: "the source does not say it, but what it says entails it",
-    Evidence.ASSUMED: "the source is silent; the value is assumed (the note says why)",
-    Evidence.CONFLICTING: (
-        "sources, or one source with itself, disagree (the note says which is played)"
-    ),
-    Evidence.NOT_MODELLED: "the source states it, but it is not simulated here",
-}
-
 
 def variant_page(variant_id: str) -> str:
     return f"variants/{variant_id}.md"
@@ -194,6 +184,12 @@ class SiteContext:
         if ident in self.catalog.variants:
             return self.catalog.variants[ident].short, variant_page(ident)
         return self.catalog.sources[ident].title, f"sources/index.md#{ident}"
+
+    @property
+    def evidence_help(self) -> dict[Evidence, str]:
+        """What each evidence level means, in the vocabulary's words (``evidence_help``)."""
+        help_words = self.words.data["evidence_help"]
+        return {level: str(help_words[level.value]) for level in Evidence}
 
     def plain(self, text: str) -> str:
         """Prose with its ``[[id]]`` links as words only (a page description, a table label)."""

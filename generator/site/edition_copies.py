@@ -94,7 +94,7 @@ def _copies(ctx: SiteContext, text: EditionText) -> list[tuple[str, str, list[Co
         if vid
     ]
     if "" in groups:
-        found.append(("withdrawn", "Rulings withdrawn since", groups[""]))
+        found.append(("withdrawn", str(ctx.words.data["editions"]["withdrawn"]), groups[""]))
     return found
 
 
@@ -106,10 +106,7 @@ def edition_files(ctx: SiteContext) -> dict[str, str]:
         EDITIONS_INDEX: render(
             env,
             "editions-index.md.j2",
-            fm=ctx.front_matter(
-                "Every edition",
-                "Every edition of this site, each readable as it was published.",
-            ),
+            fm=ctx.front_matter(*ctx.words.page("editions")),
             texts=list(reversed(texts)),
             link=ctx.linker(EDITIONS_INDEX),
         )
@@ -118,12 +115,14 @@ def edition_files(ctx: SiteContext) -> dict[str, str]:
     for text in texts:
         number = text.edition.number
         page = edition_page(number)
+        title, description = ctx.words.page(
+            "edition", number=number, date=text.edition.date.isoformat()
+        )
         files[page] = render(
             env,
             "edition.md.j2",
-            title=f"Edition {number}",
-            description=f"Every ruling of this site as published in edition {number}"
-            f" ({text.edition.date.isoformat()}).",
+            title=title,
+            description=description,
             edition=text.edition,
             current=current,
             groups=_copies(ctx, text),

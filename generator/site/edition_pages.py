@@ -95,12 +95,14 @@ def gone_pages(ctx: SiteContext) -> dict[str, str]:
             continue  # the id was later given back to a ruling
         page = short_page(rid)
         new = ctx.rulings.get(withdrawal.replaced_by or "")
+        title, description = ctx.words.page(
+            "ruling-gone", rid=rid, fate=withdrawal.fate, number=edition.number
+        )
         pages[page] = render(
             env,
             "short-gone.md.j2",
-            title=f"Ruling {rid}: {withdrawal.fate}",
-            description=f"The ruling {rid} of this site: {withdrawal.fate} in edition"
-            f" {edition.number}.",
+            title=title,
+            description=description,
             rid=rid,
             replaced_by=new.id if new else None,
             replaced_title=ctx.ruling_title(new) if new else "",
@@ -128,10 +130,7 @@ def ruling_index(ctx: SiteContext) -> dict[str, str]:
     text = render(
         environment(),
         "ruling-index.md.j2",
-        fm=ctx.front_matter(
-            "Every ruling",
-            "Every ruling id on this site with its title, by rulebook: the permanent addresses.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("rulings")),
         groups=groups,
         gone=gone,
         link=ctx.linker(RULING_INDEX),
@@ -160,10 +159,7 @@ def changes_page(ctx: SiteContext) -> dict[str, str]:
     text = render(
         environment(),
         "changes.md.j2",
-        fm=ctx.front_matter(
-            "Changes",
-            "Every edition of this site and the rulings it added, changed or withdrawn.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("changes")),
         editions=list(reversed(ctx.editions.editions)),
         current=ctx.editions.current,
         titles={rid: ctx.ruling_title(r) for rid, r in ctx.rulings.items()},

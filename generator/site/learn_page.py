@@ -28,7 +28,7 @@ from generator.site.context import SiteContext, variant_page
 from generator.site.examples import ExampleWords, path_cells, pieces_on_board
 from generator.site.facts import RouteShape, route_shape
 from generator.site.render import environment, markdown_text, render
-from generator.words import number_word
+from generator.words import listing, number_word
 
 LEARN_PAGE = "learn/index.md"
 WHICH_RULES_PAGE = "which-rules/index.md"
@@ -88,7 +88,7 @@ def throws_svg(rows: list[ThrowRow], svg_id: str) -> Markup:
         f'aria-labelledby="{svg_id}-title" viewBox="0 0 {THROW_WIDTH} {height}" '
         f'width="{THROW_WIDTH}" height="{height}">',
         f'<title id="{svg_id}-title">The chance of each throw: '
-        + "; ".join(f"{r.throw}: {chance(r.probability, denominator)}" for r in rows)
+        + listing([f"{r.throw}: {chance(r.probability, denominator)}" for r in rows], None, "; ")
         + "</title>",
         '<text x="8" y="18" font-size="14" fill="#3a2a10">dice</text>',
         '<text x="150" y="18" font-size="14" fill="#3a2a10" text-anchor="middle">throw</text>',
@@ -207,11 +207,7 @@ def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str
     ]
     return {
         "fm": {
-            **ctx.front_matter(
-                "Learn to play: the rules in five minutes",
-                "How to play the Royal Game of Ur by Finkel's modern rules as RoyalUr.net plays"
-                " them, one step at a time, each step drawn.",
-            ),
+            **ctx.front_matter(*ctx.words.page("learn")),
             "hide": ["navigation", "toc"],
             "search_boost": LEARN_SEARCH_BOOST,
         },
@@ -242,7 +238,9 @@ def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str
             resolved.board,
             resolved.route,
             svg_id="learn-route",
-            title=f"The board and the route of {resolved.variant.short}",
+            title=str(ctx.words.data["drawings"]["learn-route"]).format(
+                short=resolved.variant.short
+            ),
             description=route_description(ctx.words, resolved.board, resolved.route),
             names=square_names(ctx.words, resolved.board, resolved.route),
         ),

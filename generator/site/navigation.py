@@ -44,11 +44,9 @@ class Section:
 
 NavEntry = str | Titled | Section
 
-START_PAGES = (
-    Titled("Learn to play", "learn/index.md"),
-    Titled("Which rules should I play?", "which-rules/index.md"),
-)
-"""Where a newcomer starts: how to play the common rules, then which rules to play."""
+START_PAGES = (("learn", "learn/index.md"), ("which-rules", "which-rules/index.md"))
+"""Where a newcomer starts: how to play the common rules, then which rules to play (named in
+the navigation by the vocabulary's ``pages``)."""
 
 
 def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
@@ -71,7 +69,8 @@ def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
     ]
     questions = ["questions/index.md", *(question_page(q) for q in ctx.catalog.questions)]
     entries: list[NavEntry] = [Titled("Home", "index.md")]
-    entries += [start for start in START_PAGES if start.page in generated]
+    pages = ctx.words.data["pages"]
+    entries += [Titled(pages[key]["nav"], page) for key, page in START_PAGES if page in generated]
     entries.append(
         Section("Rulebooks", (*present("variants/index.md"), *(s for s in rulebooks if s.pages)))
     )

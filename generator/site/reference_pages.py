@@ -14,7 +14,7 @@ from generator.measure.engine_readings import Verdict
 from generator.measure.exact_effects import ExactFigures
 from generator.model.variant import Evidence, Ruling, Source
 from generator.model.yamlsource import load_data
-from generator.site.context import EVIDENCE_HELP, SiteContext, question_page, variant_page
+from generator.site.context import SiteContext, question_page, variant_page
 from generator.site.render import environment, render
 
 DATA = Path(__file__).parent / "data"
@@ -249,7 +249,7 @@ def question_pages(ctx: SiteContext, effects: dict[str, Any], family: int = 0) -
     pages[index] = render(
         env,
         "questions-index.md.j2",
-        fm=ctx.front_matter("Rule questions", "Every rule question, in the order of play."),
+        fm=ctx.front_matter(*ctx.words.page("questions")),
         questions=list(ctx.catalog.questions.values()),
         counts={q: len(answers(ctx, q)) for q in ctx.catalog.questions},
         link=ctx.linker(index),
@@ -264,26 +264,6 @@ def citing_rulings(ctx: SiteContext, source: Source) -> list[Ruling]:
 
 NOT_SEEN = "Not seen by this edition."
 """What a bibliography entry says, once, of a source this edition could not check itself."""
-
-
-def version_words(source: Source) -> str | None:
-    """Which version of ``source`` was quoted, in words: "Quoted as of file version 1.3.10."
-    A version recorded only by its commit is named as fixed, never by its hash (the citation
-    files and each rulebook's JSON carry the hash; the page says so after this sentence)."""
-    versions = source.versions
-    if not versions:
-        return None
-    if len(versions) == 1 and versions[0].match is None:
-        said = versions[0].words()
-        return f"Quoted as of {said}." if said else "Quoted at one fixed version."
-    named = [f"{v.match}, as of {v.words()}" for v in versions if v.words()]
-    fixed = [v.match or "" for v in versions if not v.words()]
-    parts = []
-    if named:
-        parts.append("Quoted " + "; ".join(named) + ".")
-    if fixed:
-        parts.append("Quoted at one fixed version each: " + "; ".join(fixed) + ".")
-    return " ".join(parts)
 
 
 def sources_page(ctx: SiteContext) -> dict[str, str]:
@@ -301,10 +281,7 @@ def sources_page(ctx: SiteContext) -> dict[str, str]:
     text = render(
         environment(),
         "sources.md.j2",
-        fm=ctx.front_matter(
-            "Sources and open questions",
-            "The bibliography, what each source contributes, and what nobody can answer yet.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("sources")),
         sources=list(ctx.catalog.sources.values()),
         citing={s.id: citing_rulings(ctx, s) for s in ctx.catalog.sources.values()},
         claims_citing=claims_citing,
@@ -312,12 +289,11 @@ def sources_page(ctx: SiteContext) -> dict[str, str]:
         research=open_research_questions(),
         questions=ctx.catalog.questions,
         variants=ctx.catalog.variants,
-        evidence_help=EVIDENCE_HELP,
+        evidence_help=ctx.evidence_help,
         link=ctx.linker(page),
         prose=ctx.prose(page),
         target=ctx.ruling_target,
         words=ctx.words,
-        version_words=version_words,
         not_seen=NOT_SEEN,
     )
     return {page: text}
@@ -328,7 +304,7 @@ def glossary_page(ctx: SiteContext) -> dict[str, str]:
     text = render(
         environment(),
         "glossary.md.j2",
-        fm=ctx.front_matter("Glossary", "The words this site uses, also shown as tooltips."),
+        fm=ctx.front_matter(*ctx.words.page("glossary")),
         terms=glossary_terms(),
     )
     return {page: text}

@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from generator.files import WriteError, write_staged
 from generator.model.variant_checks import sic_at
-from generator.words import number_word
+from generator.words import joints, listing, number_word, plural
 
 TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = Path(__file__).parent / "assets"
@@ -293,30 +293,6 @@ def with_sic(quote: str, sic: Iterable[str]) -> str:
     return quote
 
 
-def _own_comma(text: str) -> bool:
-    """Whether ``text`` holds a comma outside its parentheses ("James Masters' own rules
-    page, read with safe rosettes"; not "Tablet (7 pieces, Ludii)")."""
-    while (bare := re.sub(r"\([^()]*\)", "", text)) != text:
-        text = bare
-    return "," in text
-
-
-def joints(items: Iterable[str]) -> list[str]:
-    """What follows each item of a list in a sentence: "A, B and C", or "A; B; and C" where
-    an item has a comma of its own outside parentheses, so that no reader takes it for two.
-
-    >>> joints(["A", "B", "C"]), joints(["A", "B"]), joints(["A"])
-    ([', ', ' and ', ''], [' and ', ''], [''])
-    >>> joints(["Masters' page, safe rosettes", "Tablet (7 pieces, Ludii)", "Bell"])
-    ['; ', '; and ', '']
-    """
-    texts = list(items)
-    commas = any(_own_comma(text) for text in texts)
-    count = len(texts)
-    last = "; and " if commas and count > 2 else " and "
-    return ["; " if commas else ", "] * (count - 2) + [last] * (count > 1) + [""] * (count > 0)
-
-
 def extract(key: Any, container: Mapping[Any, Any]) -> Any:
     """``container[key]``, as a filter: ``ids | map("extract", variants)``."""
     return container[key]
@@ -367,6 +343,8 @@ def environment() -> jinja2.Environment:
     env.filters["in_sentence"] = in_sentence
     env.filters["with_sic"] = with_sic
     env.globals["joints"] = joints
+    env.filters["plural"] = plural
+    env.filters["listing"] = listing
     env.filters["extract"] = extract
     env.globals["figure"] = figure
     env.globals["figure_range"] = figure_range

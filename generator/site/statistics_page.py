@@ -140,11 +140,7 @@ def statistics_pages(
     files[page] = render(
         environment(),
         "statistics.md.j2",
-        fm=ctx.front_matter(
-            "Statistics",
-            "What the numbers say about each rulebook: the first player's edge, how long a game"
-            " lasts, how much choices matter, and perfect play.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("statistics")),
         findings=findings,
         overview=overview(findings),
         solved_pieces=sorted({n for f in findings for n in f.exact_by_pieces}),
@@ -161,11 +157,7 @@ def statistics_pages(
     files[method] = render(
         environment(),
         "statistics-method.md.j2",
-        fm=ctx.front_matter(
-            "How the statistics are made",
-            "For implementers: the commands and seeds that reproduce every figure, the caches,"
-            " the solver's cost and the changes that cannot be played.",
-        ),
+        fm=ctx.front_matter(*ctx.words.page("statistics-method")),
         refused=exact.refused,
         refusals=refusal_rows(ctx, suite.skipped if suite else []),
         question_page=question_page,
@@ -351,12 +343,15 @@ def percent(value: float, digits: int = 1) -> str:
     return f"{100 * value:.{digits}f} %"
 
 
-def chart_labels(findings: list[Finding]) -> dict[str, str]:
+def chart_labels(findings: list[Finding], more: str) -> dict[str, str]:
     """One chart row per distinct game: the first rulebook's id, labelled with its short name
-    and how many other rulebooks play the same game."""
+    and how many other rulebooks play the same game (``more``: the words for that)."""
     return {
-        f.variants[0].id: f.variants[0].short
-        + (f" and {len(f.variants) - 1} more" if len(f.variants) > 1 else "")
+        f.variants[0].id: (
+            more.format(short=f.variants[0].short, more=len(f.variants) - 1)
+            if len(f.variants) > 1
+            else f.variants[0].short
+        )
         for f in findings
     }
 
@@ -367,20 +362,19 @@ def _charts(
     charts: dict[str, str | bytes] = {}
     if results is None:
         return charts
+    words = ctx.words.data["charts"]
     suite = results.get(SUITE)
     if suite is not None and suite.baseline:
         short = {vid: ctx.catalog.variants[vid].short for vid in suite.baseline}
-        games = {v: suite.baseline[v] for v in chart_labels(findings)}
-        short_or_group = {**short, **chart_labels(findings)}
+        labels = chart_labels(findings, str(words["more"]))
+        games = {v: suite.baseline[v] for v in labels}
+        short_or_group = {**short, **labels}
         rates = [
             Interval(short_or_group[v], **r["results"]["first_player_win_rate"])
             for v, r in games.items()
         ]
         charts["statistics/first-player.svg"] = interval_chart(
-            rates,
-            title="First player's wins, random v random (95 % intervals)",
-            axis="first player wins (share of games)",
-            reference=0.5,
+            rates, **words["first-player"], reference=0.5
         )
         lengths = [
             Interval(
@@ -392,10 +386,7 @@ def _charts(
             for v, r in games.items()
         ]
         charts["statistics/length.svg"] = interval_chart(
-            lengths,
-            title="Throws per game, random v random (mean, 95 % interval)",
-            axis="throws per game, both players (log scale)",
-            logarithmic=True,
+            lengths, **words["length"], logarithmic=True
         )
         skill = (results.get(AGENTS) or AgentScores()).skill
         skills = [
@@ -404,19 +395,16 @@ def _charts(
             if (s := skill.get(v)) is not None
         ]
         if skills:
-            charts["statistics/skill.svg"] = interval_chart(
-                skills,
-                title="Strongest simple player against random (both seats, 95 % intervals)",
-                axis="share of games won by that player",
-                reference=0.5,
-            )
+            charts["statistics/skill.svg"] = interval_chart(skills, **words["skill"], reference=0.5)
         for vid, record in suite.baseline.items():
             histogram = record["results"]["throws"]["histogram"]
             charts[f"statistics/length-{vid}.svg"] = histogram_chart(
                 histogram["edges"],
                 histogram["counts"],
-                title=f"Throws per game, {short[vid]} (random v random, {record['games']:,} games)",
-                x_label="throws per game (both players)",
+                title=str(words["rulebook-length"]["title"]).format(
+                    short=short[vid], games=record["games"]
+                ),
+                x_label=words["rulebook-length"]["x_label"],
             )
     series = same_value_series(
         {
@@ -427,9 +415,6 @@ def _charts(
     )
     if series:
         charts["statistics/exact-first-player.svg"] = lines_chart(
-            series,
-            title="First player's chance of winning under perfect play",
-            x_label="pieces a side",
-            y_label="first player wins (%)",
+            series, **words["exact-first-player"]
         )
     return charts

@@ -17,7 +17,6 @@ from generator.model.variant import Citation, Evidence, Question, Ruling
 from generator.site.board import MovePath, board_svg, route_description, square_names
 from generator.site.compare_pages import others_say
 from generator.site.context import (
-    EVIDENCE_HELP,
     SiteContext,
     pair_page,
     question_page,
@@ -27,7 +26,6 @@ from generator.site.examples import KIND_TITLES, ExampleWords, path_cells, piece
 from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
 from generator.site.reference_pages import Term, glossary_terms
 from generator.site.render import environment, lower_first, render
-from generator.site.vocabulary import listing
 
 
 @dataclass(frozen=True)
@@ -185,28 +183,34 @@ def departures(ctx: SiteContext, variant_id: str) -> list[Departure]:
     return found
 
 
-def evidence_tally(ctx: SiteContext, variant_id: str) -> str:
-    """How the rulings on the page are supported, counted from the data: "Of its 20 rulings,
-    12 are stated by its sources, 3 implied, 2 assumed ..." (or "One ruling of its own, stated
-    by its source"), with the inherited rulings and the questions it leaves unanswered."""
+@dataclass(frozen=True)
+class EvidenceTally:
+    """How the rulings on a rulebook's page are supported, counted from the data (the
+    ``_evidence_tally`` template words it): its own rulings by evidence level, in the levels'
+    order, those it inherits and from which rulebook, and the questions it leaves unanswered."""
+
+    levels: tuple[tuple[str, int], ...]
+    inherited: int
+    parent: str | None
+    silent: int
+
+    @property
+    def own(self) -> int:
+        return sum(count for _, count in self.levels)
+
+
+def evidence_tally(ctx: SiteContext, variant_id: str) -> EvidenceTally:
+    """The evidence tally of a rulebook's page: its own rulings level by level, the inherited
+    ones and the questions no ruling of it answers."""
     sections = rule_sections(ctx, variant_id)
     own = Counter(s.ruling.evidence for s in sections if not s.inherited)
-    inherited = sum(1 for s in sections if s.inherited)
-    words = ctx.words.data["evidence_tally"]
-    counts = [str(words[level.value]).format(n=own[level]) for level in Evidence if own[level]]
-    total = sum(own.values())
-    if total == 1:  # "One ruling of its own, stated by its source", not "Of its 1 ruling, 1 ..."
-        level = next(level for level in Evidence if own[level])
-        text = "One ruling of its own, " + str(words[level.value]).format(n="").strip()
-    else:
-        text = f"Of its {total} rulings, " + listing(counts)
-    if inherited:
-        parent = ctx.catalog.variants[ctx.resolved[variant_id].variant.derives_from or ""]
-        text += f"; {inherited} more inherited from {parent.short}"
-    silent = len(ctx.catalog.questions) - len(sections)
-    if silent:
-        text += f"; {silent} {'question' if silent == 1 else 'questions'} it leaves unanswered"
-    return text + "."
+    parent = ctx.resolved[variant_id].variant.derives_from
+    return EvidenceTally(
+        levels=tuple((level.value, own[level]) for level in Evidence if own[level]),
+        inherited=sum(1 for s in sections if s.inherited),
+        parent=ctx.catalog.variants[parent].short if parent else None,
+        silent=len(ctx.catalog.questions) - len(sections),
+    )
 
 
 def differences_from_parent(ctx: SiteContext, variant_id: str) -> list[Difference]:
@@ -315,7 +319,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
             resolved.board,
             resolved.route,
             svg_id="route-board",
-            title=f"The board and route of {variant.short}",
+            title=str(ctx.words.data["drawings"]["route"]).format(short=variant.short),
             description=route_description(ctx.words, resolved.board, resolved.route),
             names=square_names(ctx.words, resolved.board, resolved.route),
         ),
@@ -323,6 +327,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "export_name": export_path(variant_id),
         "sections": rule_sections(ctx, variant_id),
         "tally": evidence_tally(ctx, variant_id),
+        "evidence_words": ctx.words.data["evidence_tally"],
         "how_to_play": steps,
         "explained": explained_terms(steps, resolved.dice.title, resolved.route.title),
         "departures": departures(ctx, variant_id),
@@ -342,7 +347,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         },
         "sources": ctx.catalog.sources,
         "languages": ctx.words.language,
-        "evidence_help": EVIDENCE_HELP,
+        "evidence_help": ctx.evidence_help,
         "page_cite": ctx.rulebook_citation(variant_id),
         "statistics": statistics,
         "variant_page": variant_page,
@@ -425,7 +430,7 @@ def variants_index(ctx: SiteContext) -> dict[str, str]:
     text = render(
         env,
         "variants-index.md.j2",
-        fm=ctx.front_matter("Variants", "Every rulebook of the Royal Game of Ur on this site."),
+        fm=ctx.front_matter(*ctx.words.page("variants")),
         rows=rows,
         link=ctx.linker(page),
         variant_page=variant_page,

@@ -31,6 +31,8 @@ from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
 from generator.model.play_checks import PlayProblem
 from generator.model.yamlsource import load_data
 from generator.site.render import in_sentence
+from generator.words import listing as listing  # the one joiner, where the pages import it
+from generator.words import plural
 
 DATA = Path(__file__).parent / "data" / "vocabulary.yml"
 EQUIPMENT_QUESTIONS = ("board", "route", "dice")
@@ -47,13 +49,6 @@ class AgentWords:
     """The agent's machine name (``extra-throw``), never shown to readers."""
     name: str
     definition: str
-
-
-def listing(items: Sequence[str], last: str = "and") -> str:
-    """ "a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def ordinal(n: int) -> str:
@@ -136,7 +131,7 @@ class Vocabulary:
         if form == "phrase":
             return title
         if question_id == "dice":
-            return "throws " + self.dice_throws(value)
+            return str(self.data["dice"]["short"]).format(throws=self.dice_throws(value))
         return title_head(title)
 
     def dice_throws(self, dice: str) -> str:
@@ -160,13 +155,13 @@ class Vocabulary:
                 )
                 for p in pieces
             ]
-            return str(words["per-piece"]).format(pieces="; ".join(named))
+            return str(words["per-piece"]).format(pieces=listing(named, None, "; "))
         throws, square = value["throws"], value["square"]
         if form == "short":
             if throws == "any" and square == "throw":
                 return str(words["short-any-throw"])
-            shown = "any" if throws == "any" else number_ranges(throws)
-            target = "its square" if square == "throw" else square
+            shown = words["short-any"] if throws == "any" else number_ranges(throws)
+            target = words["short-onto-throw"] if square == "throw" else square
             return str(words["short-throws"]).format(throws=shown, square=target)
         who = (
             str(words["any-throw"])
@@ -178,7 +173,7 @@ class Vocabulary:
             if square == "throw"
             else str(words["onto-square"]).format(square=square)
         )
-        return f"{who}, {onto}"
+        return str(words["rule"]).format(who=who, onto=onto)
 
     @staticmethod
     def throws(throws: Iterable[int]) -> str:
@@ -200,30 +195,37 @@ class Vocabulary:
         if name is not None:
             return name
         row, column = parse_cell(cell)
-        row_name = self.data["rows"].get(f"r{row}", f"row {row}")
-        return f"the {ordinal(column)} square of {row_name.removeprefix('the ')}"
+        words = self.data["squares"]
+        row_name = self.data["rows"].get(f"r{row}") or str(words["row"]).format(row=row)
+        return str(words["cell"]).format(column=ordinal(column), row=row_name.removeprefix("the "))
 
     def cells(self, cells: Iterable[Cell], board: str | None = None) -> str:
         return listing([self.cell(c, board) for c in cells], "or")
 
     def square_on_route(self, cell: Cell, board: Board, route: Route) -> str:
         """A square named by its steps on each side's route (and its rosette or lane)."""
+        words = self.data["squares"]
         light = [i + 1 for i, c in enumerate(route.light) if c == cell]
         dark = [i + 1 for i, c in enumerate(route.dark) if c == cell]
-        parts = []
-        if light and light == dark:
-            parts.append(f"{_squares(light)} of both routes")
-        else:
-            if light:
-                parts.append(f"{_squares(light)} of light's route")
-            if dark:
-                parts.append(f"{_squares(dark)} of dark's route")
-        where = listing(parts) if parts else "a square neither route uses"
+        routes = [("both-routes", light)] if light and light == dark else []
+        routes = routes or [(side, steps) for side, steps in (("light", light), ("dark", dark))]
+        parts = [
+            str(words[f"on-{side}"]).format(squares=self._squares(steps))
+            for side, steps in routes
+            if steps
+        ]
+        where = listing(parts) if parts else str(words["on-no-route"])
         rosette = self.rosette_name(cell, board.id) if cell in board.rosettes else None
         extra = [rosette] if rosette else []
         if light and dark:
-            extra.append("shared by both sides")
-        return where[:1].upper() + where[1:] + (f" ({', '.join(extra)})" if extra else "")
+            extra.append(str(words["shared"]))
+        said = str(words["aside"]).format(listing(extra, None)) if extra else ""
+        return where[:1].upper() + where[1:] + said
+
+    def _squares(self, steps: Sequence[int]) -> str:
+        """ "square 4", "squares 4 and 12": steps of a route."""
+        form = plural(len(steps), "step")
+        return str(self.data["squares"][form]).format(steps=listing([str(s) for s in steps]))
 
     # --- refusals ----------------------------------------------------------------------------
 
@@ -284,6 +286,14 @@ class Vocabulary:
             raise NoWords(f"no words for the claim check {name!r}: add it to {DATA.name}'s checks")
         return str(words)
 
+    def page(self, key: str, **values: object) -> tuple[str, str]:
+        """A generated page's title and description (``pages:`` in the vocabulary), with
+        ``values`` filled in: the words of its front matter."""
+        words = self.data["pages"].get(key)
+        if words is None:
+            raise NoWords(f"no title for the page {key!r}: add it under pages: in {DATA}")
+        return str(words["title"]).format(**values), str(words["description"]).format(**values)
+
     def language(self, code: str) -> str:
         return str(self.data["languages"].get(code, code))
 
@@ -296,11 +306,6 @@ class Vocabulary:
                 f"no words for the verdict {verdict.value!r}: add it to {DATA.name}'s verdicts"
             )
         return str(words)
-
-
-def _squares(steps: Sequence[int]) -> str:
-    word = "square" if len(steps) == 1 else "squares"
-    return f"{word} {listing([str(s) for s in steps])}"
 
 
 def _title_name(title: str) -> str:
@@ -332,6 +337,4 @@ def number_ranges(numbers: Iterable[int]) -> str:
             runs[-1].append(n)
         else:
             runs.append([n])
-    return ", ".join(
-        f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(str(x) for x in r) for r in runs
-    )
+    return listing([f"{r[0]}–{r[-1]}" if len(r) > 2 else listing(r, None) for r in runs], None)

@@ -88,11 +88,7 @@ def which_rules_page(ctx: SiteContext, per_variant: dict[str, Any]) -> dict[str,
         environment(),
         "which-rules.md.j2",
         fm={
-            **ctx.front_matter(
-                "Which rules should I play?",
-                "The rulebooks of the Royal Game of Ur grouped by the game they play, and where"
-                " to start.",
-            ),
+            **ctx.front_matter(*ctx.words.page("which-rules")),
             "search_boost": WHICH_RULES_SEARCH_BOOST,
         },
         link=ctx.linker(page),

@@ -162,7 +162,7 @@ def test_the_evidence_tally_heads_the_page_and_counts_the_rulings(
     phrases = Vocabulary.of(catalog.equipment).data["evidence_tally"]
     for level in Evidence:
         if counts[level]:
-            assert phrases[level.value].format(n=counts[level]) in found["text"], found["text"]
+            assert f"{counts[level]} {phrases[level.value]}" in found["text"], found["text"]
 
 
 _EXAMPLES = """
