@@ -3,6 +3,9 @@
 A change in any count means the engine now plays that variant differently. On a mismatch
 the failure prints a "divide": for each first ply (throw and move) the number of distinct
 positions it leads to at the first depth that differs, to find the rule that changed.
+
+The native kernel's move generator (:mod:`generator.sim.kernel_perft`) must reach the same
+positions, level by level, so its copy of the rules is pinned by the same counts.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from __future__ import annotations
 import pytest
 from conftest import PERFT_FILE, rules_for, variant_ids
 
-from generator.engine.goldens import REGENERATE, next_level, read_perft
+from generator.engine.goldens import REGENERATE, next_level, perft_levels, read_perft
 from generator.engine.moves import successors
-from generator.engine.position import format_position, start_position
-from generator.engine.rules import Rules
+from generator.engine.position import Position, format_position, start_position
+from generator.engine.rules import Rules, Side
+from generator.sim.kernel_perft import kernel_perft_levels
 
 
 def _pinned() -> dict[str, dict[int, int]]:
@@ -55,6 +59,25 @@ def test_perft_counts(variant_id: str) -> None:
                 f"{divide(rules, depth)}\n"
                 f"If the change is meant, {REGENERATE}."
             )
+
+
+@pytest.mark.parametrize("variant_id", variant_ids())
+def test_kernel_perft_reaches_the_engines_positions(variant_id: str) -> None:
+    """The kernel's move generator reaches the pinned counts, through the very positions the
+    engine reaches at every depth."""
+    expected = _pinned().get(variant_id)
+    assert expected, f"variant {variant_id} has no pinned perft counts; {REGENERATE}"
+    rules = rules_for(variant_id)
+    depth = max(expected)
+    engine = perft_levels(rules, depth)
+    pieces = rules.pieces
+    for k, rows in enumerate(kernel_perft_levels(rules, depth), 1):
+        reached = {
+            Position(tuple(row[:pieces]), tuple(row[pieces : 2 * pieces]), Side(row[-1]))
+            for row in rows.tolist()
+        }
+        assert len(rows) == expected[k], f"{variant_id}: kernel perft {k} is {len(rows)}"
+        assert reached == engine[k], f"{variant_id}: depth {k}: {len(reached ^ engine[k])} differ"
 
 
 def test_no_counts_for_missing_variants() -> None:

@@ -86,6 +86,12 @@ class Rules:
         decide equality and hashing, so the cache changes neither)."""
         return len(set(self.entry)) > 1
 
+    @cached_property
+    def attackable_cells(self) -> frozenset[Cell]:
+        """The cells where an enemy piece can be captured: capture cells that are not safe
+        (the engine, the kernel's encoding and the solver's colour symmetry all read this)."""
+        return self.capture_cells - self.safe_cells
+
     def cell(self, side: Side, progress: int) -> Cell | None:
         """The board cell of ``progress`` for ``side``; ``None`` in hand or borne off."""
         if 1 <= progress <= self.route_length:

@@ -54,6 +54,7 @@ from generator.sim.kernel_moves import (
     apply_move,
     header,
     ix,
+    keeps_throw_without_move,
     kernel,
     legal_moves,
 )
@@ -250,7 +251,6 @@ def play_game(
     pieces = K.pieces
     length = K.length
     off = length + 1
-    width = K.width
     for k in range(S.shape[0]):
         S[ix(k)] = 0
     passes = moves = captures = rosettes = extras = 0
@@ -267,7 +267,7 @@ def play_game(
         m = -1
         if n == 0:
             passes += 1
-            again = K.extra_without_move and throw < width and R[ix(K.throw_extra + throw)] != 0
+            again = keeps_throw_without_move(K, R, throw)
         else:
             agent = agent_dark if side else agent_light
             m = choose(agent, K, R, S, side, mv, n, scores, scratch, rng, W)

@@ -3,8 +3,10 @@ from packed rule arrays (the state and the arrays as :mod:`generator.sim.fast` d
 
 Every function mirrors the reference engine (:mod:`generator.engine.moves`) step for step, with
 the same legal-move order, so a kernel game replays move for move through the readable engine
-(``tests/test_sim_trace.py`` checks this for every variant). The exact solver's kernels generate
-their moves here too (:mod:`generator.solver.solve_moves`).
+(``tests/test_sim_trace.py`` checks this for every variant, and ``tests/test_perft.py`` that
+they reach the engine's pinned perft positions). The exact solver's kernels generate their moves
+here too (:mod:`generator.solver.solve_moves`), and ask here what a throw that moves no piece
+does (:func:`keeps_throw_without_move`): the native code states each rule once.
 """
 
 from __future__ import annotations
@@ -128,6 +130,31 @@ def landing_step(K: Header, R: IntArray, piece: int, start: int, throw: int) -> 
     return throw if square < 0 else int(square)
 
 
+@kernel(_nrt=False, inline="always")
+def throw_earns_throw(K: Header, R: IntArray, throw: int) -> bool:
+    """The throw itself earns another throw with whatever move it makes (rule question
+    ``throw-extra-throw``, :attr:`generator.engine.rules.Rules.extra_throw_throws`)."""
+    return throw < K.width and R[ix(K.throw_extra + throw)] != 0
+
+
+@kernel(_nrt=False, inline="always")
+def keeps_throw_without_move(K: Header, R: IntArray, throw: int) -> bool:
+    """What happens when a throw moves no piece (no legal move, or a voluntary pass): the
+    turn passes, unless the throw earns another throw by itself and the rules keep that throw
+    even without a move (rule question ``extra-throw-without-move``, as
+    :func:`generator.engine.moves.pass_turn`). The one statement of the rule in native code:
+    the simulator's games, the solver's options and the kernel's perft all ask here."""
+    return K.extra_without_move and throw_earns_throw(K, R, throw)
+
+
+@kernel(_nrt=False, inline="always")
+def offers_pass(K: Header, moves: int) -> bool:
+    """A player with ``moves`` legal moves may also decline to move (the voluntary pass,
+    listed after them) where the rules do not force a move (rule question ``must-move``, as
+    :func:`generator.engine.moves.legal_moves`)."""
+    return moves > 0 and not K.must_move
+
+
 ARRIVES, BLOCKED, REPELLED = range(3)
 """What a piece meets on the cell it moves to (:func:`landing`)."""
 
@@ -164,7 +191,6 @@ def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: 
     pieces = K.pieces
     length = K.length
     cells = K.cells
-    width = K.width
     distinct = K.distinct
     exact = K.exact
     stack_limit = K.stack_limit
@@ -174,7 +200,7 @@ def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: 
     mine = side * pieces
     own_occ = 2 * pieces + side * cells
     enemy_occ = 2 * pieces + other * cells
-    gives = 1 if throw < width and R[ix(K.throw_extra + throw)] != 0 else 0
+    gives = 1 if throw_earns_throw(K, R, throw) else 0
     n = 0
     base = route + side * (length + 2)
     for i in range(pieces):
@@ -228,13 +254,13 @@ def legal_moves(K: Header, R: IntArray, S: IntArray, side: int, throw: int, mv: 
         mv[ix(row + M_EXTRA)] = extra
         mv[ix(row + M_REPELLED)] = 0
         n += 1
-    if n > 0 and not K.must_move:
+    if offers_pass(K, n):
         row = n * MOVE_WIDTH
         mv[ix(row + M_PIECE)] = -1
         mv[ix(row + M_START)] = -1
         mv[ix(row + M_END)] = -1
         mv[ix(row + M_CAPTURED)] = 0
-        mv[ix(row + M_EXTRA)] = gives if K.extra_without_move else 0
+        mv[ix(row + M_EXTRA)] = 1 if keeps_throw_without_move(K, R, throw) else 0
         mv[ix(row + M_REPELLED)] = 0
         n += 1
     return n

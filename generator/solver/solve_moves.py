@@ -38,10 +38,13 @@ from generator.sim.kernel_moves import (
     Header,
     apply_move,
     header,
+    keeps_throw_without_move,
     kernel,
     landing,
     legal_moves,
+    offers_pass,
     send_home,
+    throw_earns_throw,
 )
 from generator.solver.solve_space import Configurations, Geometry
 
@@ -145,10 +148,9 @@ def successors(
     (:func:`load_state`); with no legal move the one option is the pass."""
     n = legal_moves(K, R, S, side, throw, mv)
     if n == 0:
-        keep = K.extra_without_move and throw < K.width and R[K.throw_extra + throw] != 0
         out_mover[0] = mover
         out_opponent[0] = opponent
-        out_keep[0] = keep
+        out_keep[0] = keeps_throw_without_move(K, R, throw)
         return 1
     for m in range(n):
         row = m * MOVE_WIDTH
@@ -244,8 +246,8 @@ def _fill_move_table(
     slots = np.zeros(n, dtype=np.int64)
     for t in range(throws):
         throw = throw_values[t]
-        gives[t] = throw < K.width and packed[K.throw_extra + throw] != 0
-        pass_keeps[t] = K.extra_without_move and gives[t]
+        gives[t] = throw_earns_throw(K, packed, throw)
+        pass_keeps[t] = keeps_throw_without_move(K, packed, throw)
     for p in range(perspectives):
         for i in range(count):
             S[:] = 0
@@ -450,7 +452,7 @@ def table_successors(
         out_opponent[0] = opponent
         out_keep[0] = pass_keeps[t] != 0
         return 1
-    if not K.must_move:
+    if offers_pass(K, n):
         out_mover[n] = mover
         out_opponent[n] = opponent
         out_keep[n] = pass_keeps[t] != 0

@@ -58,25 +58,15 @@ def code_space(rules: Rules) -> int:
 
 @dataclass(frozen=True)
 class Geometry:
-    """The rules as arrays, in the solver's slot order (pieces grouped by entry rule)."""
+    """The state space's shape, in the solver's slot order (pieces grouped by entry rule).
+
+    The rules themselves are not restated here: the solver's moves come from the simulator's
+    kernel, which reads them from ``packed`` (:mod:`generator.solver.solve_moves`)."""
 
     cells: IntArray
     """``[side, progress]`` -> cell id; ``-1`` in hand and borne off."""
-    attackable: BoolArray
-    """``[cell]``: an enemy piece here may be captured (a capture cell and not safe)."""
-    extra_cell: BoolArray
-    """``[cell]``: landing here earns another throw."""
     throw_values: IntArray
     throw_probs: FloatArray
-    throw_extra: BoolArray
-    """``[throw index]``: this throw earns another throw with its move."""
-    pass_extra: BoolArray
-    """``[throw index]``: this throw earns another throw even when it moves no piece (where
-    the rules say so: :attr:`Rules.extra_throw_without_move`)."""
-    entry_allowed: BoolArray
-    """``[slot, throw index]``: the piece in this slot may enter with this throw."""
-    entry_square: IntArray
-    """``[slot]``: the entry step, ``-1`` for the throw's own value."""
     slot_group: IntArray
     group_start: IntArray
     group_size: IntArray
@@ -94,10 +84,8 @@ class Geometry:
     off: int
     stack_limit: int
     stack_defence: int
-    """``0`` when stacks never repel an attacker."""
-    exact_bear_off: bool
-    capture_extra: bool
-    must_move: bool
+    """``0`` when stacks never repel an attacker (the move table then keeps no repelled
+    moves)."""
     perspectives: int
     """``1`` when one mover-relative table serves both colours, else ``2``."""
 
@@ -112,11 +100,9 @@ def colour_symmetric(rules: Rules) -> bool:
     light, dark = rules.cells
     steps = range(rules.route_length)
 
-    def attackable(cell: str) -> bool:
-        return cell in rules.capture_cells and cell not in rules.safe_cells
-
+    attackable = rules.attackable_cells
     for i in steps:
-        if attackable(light[i]) != attackable(dark[i]):
+        if (light[i] in attackable) != (dark[i] in attackable):
             return False
         if (light[i] in rules.extra_throw_cells) != (dark[i] in rules.extra_throw_cells):
             return False
@@ -130,24 +116,11 @@ def colour_symmetric(rules: Rules) -> bool:
 
 def geometry(rules: Rules) -> Geometry:
     """Flatten ``rules`` into the arrays the solver's kernels read."""
-    cell_ids, cells = numbered_route_cells(rules)
+    _, cells = numbered_route_cells(rules)
     off = rules.off
-    attackable = np.zeros(len(cell_ids), dtype=np.bool_)
-    extra_cell = np.zeros(len(cell_ids), dtype=np.bool_)
-    for cell, ident in cell_ids.items():
-        attackable[ident] = cell in rules.capture_cells and cell not in rules.safe_cells
-        extra_cell[ident] = cell in rules.extra_throw_cells
     throws = [(t, p) for t, p in rules.throws if p > 0]
     groups = entry_groups(rules)
     slot_piece = tuple(piece for group in groups for piece in group)
-    entry_allowed = np.zeros((rules.pieces, len(throws)), dtype=np.bool_)
-    entry_square = np.full(rules.pieces, -1, dtype=np.int64)
-    for slot, piece in enumerate(slot_piece):
-        entry = rules.entry[piece]
-        for t, (throw, _) in enumerate(throws):
-            entry_allowed[slot, t] = throw > 0 and entry.allows(throw)
-        if entry.square is not None:
-            entry_square[slot] = entry.square
     sizes = [len(g) for g in groups]
     starts = list(itertools.accumulate([0, *sizes[:-1]]))
     strides = [math.prod(multiset_count(off + 1, s) for s in sizes[:g]) for g in range(len(sizes))]
@@ -155,17 +128,8 @@ def geometry(rules: Rules) -> Geometry:
     binom = np.array([[math.comb(a, b) for b in range(rules.pieces + 2)] for a in range(top)])
     return Geometry(
         cells=cells,
-        attackable=attackable,
-        extra_cell=extra_cell,
         throw_values=np.array([t for t, _ in throws], dtype=np.int64),
         throw_probs=np.array([float(p) for _, p in throws], dtype=np.float64),
-        throw_extra=np.array([t in rules.extra_throw_throws for t, _ in throws], dtype=np.bool_),
-        pass_extra=np.array(
-            [rules.extra_throw_without_move and t in rules.extra_throw_throws for t, _ in throws],
-            dtype=np.bool_,
-        ),
-        entry_allowed=entry_allowed,
-        entry_square=entry_square,
         slot_group=np.array([g for g, s in enumerate(sizes) for _ in range(s)], dtype=np.int64),
         group_start=np.array(starts, dtype=np.int64),
         group_size=np.array(sizes, dtype=np.int64),
@@ -178,9 +142,6 @@ def geometry(rules: Rules) -> Geometry:
         off=off,
         stack_limit=rules.stack_limit,
         stack_defence=rules.stack_defence or 0,
-        exact_bear_off=rules.exact_bear_off,
-        capture_extra=rules.extra_throw_on_capture,
-        must_move=rules.must_move,
         perspectives=1 if colour_symmetric(rules) else 2,
     )
 
