@@ -50,6 +50,7 @@ GENERATED = (
     "r",
     "changes",
     "editions",
+    "play",
     ".generated",
     ".includes",
 )
