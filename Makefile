@@ -47,4 +47,4 @@ test: setup-test browser
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf site .cache $(addprefix docs/,learn which-rules variants compare questions statistics claims sources glossary assets citations.bib citations.json citations.ris r changes .generated .includes)
+	rm -rf site .cache $(addprefix docs/,learn which-rules variants compare questions statistics claims sources glossary assets citations.bib citations.json citations.ris r changes play .generated .includes)

@@ -27,6 +27,7 @@ from generator.site.edition_copies import edition_files
 from generator.site.edition_pages import about_edition, changes_page, ruling_index, short_pages
 from generator.site.learn_page import PLAY_PAGE, learn_page
 from generator.site.navigation import navigation
+from generator.site.play_files import play_files
 from generator.site.reference_pages import (
     abbreviations,
     glossary_page,
@@ -106,6 +107,7 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
         }
         files: dict[str, str | bytes] = {**variants, **compared.result(), **rest}
     files.update(which_rules_page(ctx, measured.per_variant))
+    files.update(play_files(ctx.catalog))
     files.update(learn_page(ctx, playable=PLAY_PAGE in files))
     files[".generated/mkdocs.yml"] = generated_config(ctx, files)
     files[".includes/abbreviations.md"] = abbreviations(glossary_terms())

@@ -49,6 +49,7 @@ GENERATED = (
     "r",
     "changes",
     "editions",
+    "play",
     ".generated",
     ".includes",
 )
