@@ -28,6 +28,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from generator.engine.rules import compile_rules
+from generator.measure.play_rules import played as played_rulebook
 from generator.model.catalog import load_catalog
 from generator.sim import fast
 from generator.sim.encode import encode_rules
@@ -137,7 +138,9 @@ def main() -> int:
         (folder / "assets").mkdir()
         shutil.copy(ENGINE, folder / "assets" / ENGINE.name)
         (folder / RULES_FOLDER).mkdir(parents=True)
-        (folder / RULES_FOLDER / f"{args.rulebook}.json").write_text(rules_file(rules))
+        (folder / RULES_FOLDER / f"{args.rulebook}.json").write_text(
+            rules_file(played_rulebook(rules))
+        )
         (folder / "index.html").write_text(PAGE)
         played, times = browser_figures(folder, args)
     games, wins, elapsed, cpu = kernel_figures(args, encode_rules(rules).packed())
