@@ -170,6 +170,9 @@ class Citation:
     date: dt.date
     quotes: tuple[QuotedVersion, ...] = ()
     """The exact versions of the sources quoted, where recorded."""
+    permanent: str = ""
+    """A ruling's permanent address (``/r/<id>/``, which follows the ruling wherever it is
+    shown), absolute like ``url``; empty for what has none (a rulebook, the site)."""
 
     @property
     def absolute(self) -> bool:

@@ -132,6 +132,7 @@ class SiteContext:
             self.ruling_title(ruling),
             self.edition_address(self.editions.current.number, ruling.id),
             self.quoted_versions(ruling.sources, places=True),
+            permanent=self.address(f"r/{ruling.id}.md"),
         )
 
     def quoted_versions(
@@ -171,9 +172,12 @@ class SiteContext:
         title: str,
         url: str,
         quotes: tuple[QuotedVersion, ...] = (),
+        permanent: str = "",
     ) -> Citation:
         edition = self.editions.current
-        return Citation(key, kind, label, title, url, edition.number, edition.date, quotes)
+        return Citation(
+            key, kind, label, title, url, edition.number, edition.date, quotes, permanent
+        )
 
     def reference(self, ident: str) -> tuple[str, str]:
         """The name and docs target of what a ``[[id]]`` in prose links to: a ruling (its
