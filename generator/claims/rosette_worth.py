@@ -52,6 +52,32 @@ class HoldingWorth:
         return (self.worth_short + self.worth_past) / 2
 
 
+@dataclass(frozen=True)
+class FirstHolder:
+    """Per game: does the side that first stands on the square go on to win?"""
+
+    pieces: int
+    first_player: float
+    """The first player's chance of winning under perfect play."""
+    games_taken: float
+    """The share of perfect games in which some side ever stands on the square."""
+    first_holder_wins: float
+    """Of those games, the share won by the side that stood on it first."""
+
+
+@dataclass(frozen=True)
+class HeldThrows:
+    """Per throw: at a throw made while a side holds the square, does that side win?"""
+
+    pieces: int
+    expected_throws: float
+    """Expected throws of a perfect game."""
+    held_throws: float
+    """Of those, the expected throws at which a side holds the square."""
+    holder_wins: float
+    """At those throws, the mean chance that the holder goes on to win."""
+
+
 def square_step(rules: Rules, side: Side, cell: str) -> int:
     """The one step of ``side``'s route on ``cell``; a route passing it twice, or not at all,
     has no single holding step, which is an error naming the variant."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +19,43 @@ from generator.words import number_word
 CLAIMS_VERSION = 6
 """Bump when a check could give a different result for the same rules."""
 
-Verdict = str
-SUPPORTED: Verdict = "supported"
-PARTLY: Verdict = "partly supported"
-CONTRADICTED: Verdict = "contradicted"
-UNSUPPORTED: Verdict = "unsupported"
-"""The evidence named does not bear the claim out, nor show it false."""
-CONSISTENT_WITH_ASSUMPTION: Verdict = "consistent with an assumed pace"
-"""Only true under an assumption no source states (a pace of play): it cannot be shown false."""
-NOT_CONSISTENT_WITH_ASSUMPTION: Verdict = "not consistent with any assumed pace"
-UNCHECKED: Verdict = "not checkable by the engine"
+
+class Verdict(Enum):
+    """A claim check's verdict (worded by the claims page, from the vocabulary's
+    ``claim-verdicts``)."""
+
+    SUPPORTED = "supported"
+    PARTLY = "partly-supported"
+    CONTRADICTED = "contradicted"
+    UNSUPPORTED = "unsupported"
+    """The evidence named does not bear the claim out, nor show it false."""
+    CONSISTENT_WITH_ASSUMPTION = "consistent-with-assumption"
+    """Only true under an assumption no source states (a pace of play): it cannot be shown
+    false."""
+    NOT_CONSISTENT_WITH_ASSUMPTION = "not-consistent-with-assumption"
+    UNCHECKED = "unchecked"
+
+
+SUPPORTED = Verdict.SUPPORTED
+PARTLY = Verdict.PARTLY
+CONTRADICTED = Verdict.CONTRADICTED
+UNSUPPORTED = Verdict.UNSUPPORTED
+CONSISTENT_WITH_ASSUMPTION = Verdict.CONSISTENT_WITH_ASSUMPTION
+NOT_CONSISTENT_WITH_ASSUMPTION = Verdict.NOT_CONSISTENT_WITH_ASSUMPTION
+UNCHECKED = Verdict.UNCHECKED
 
 
 @dataclass
 class ClaimResult:
-    """A claim's verdict and the evidence a reader needs to judge it."""
+    """A claim's verdict and the evidence a reader needs to judge it: the check's figures
+    (``finding``, a dataclass of the check's own, worded by the claims page; ``None`` for a
+    verdict of :data:`UNCHECKED` with no figures) and whether the method is exhaustive."""
 
     claim: str
     variant: str
     check: str
     verdict: Verdict
-    summary: str
-    method: str
-    numbers: dict[str, str] = field(default_factory=dict)
+    finding: Any
     exhaustive: bool = False
 
 
