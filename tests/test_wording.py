@@ -160,15 +160,9 @@ ALLOWED = {
     "generator/claims/reachability.py": ("the positions of {} with {}", "the random games of {}"),
     "generator/claims/holder_wins.py": ("games taken or not", "throws against the expected length"),
     # Reader-facing, still to move: the engine's verdict words and the worked examples belong
-    # to the measurement step that owns them (issue 41 item 3, the pages-read branch); the
-    # drawings' descriptions for screen readers.
+    # to the measurement step that owns them (issue 41 item 3, the pages-read branch).
     "generator/site/compare_pages.py": (),
     "generator/site/examples.py": (),
-    "generator/site/board.py": (
-        "{}'s route ({} squares): {}, then off the board; rosettes on its squares {}.",
-        "{}. {} Squares both routes pass through (shaded): light's squares {}.",
-    ),
-    "generator/site/learn_page.py": ('<title id="{}-title">The chance of each throw: ',),
 }
 """Literals allowed by module (every literal of a module given an empty tuple): text that
 reaches no page, then reader-facing text still to move into the templates or the vocabulary."""

@@ -13,6 +13,10 @@ neighbouring squares are empty (so both comparisons exist).
 
 If holding a square never turns a won game into a lost one, the worth (a difference of two
 probabilities of winning) is the share of games whose result holding it changes.
+
+The figures of who holds the square followed through perfect games (:class:`FirstHolder`,
+:class:`HeldThrows`, computed by :mod:`generator.claims.holder_wins`) are kept here beside
+:class:`HoldingWorth`, so that a claim's finding can name them without loading the numba pass.
 """
 
 from __future__ import annotations

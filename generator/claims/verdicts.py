@@ -1,6 +1,7 @@
-"""What every claim check gives and takes: the verdicts (:data:`SUPPORTED` and the rest), a
-claim's result with the evidence behind it (:class:`ClaimResult`), the checks' settings
-(:class:`CheckSettings`), and the few words and intervals the checks share."""
+"""What every claim check gives and takes: the verdicts (:class:`Verdict`), a claim's result
+with the evidence behind it (:class:`ClaimResult`), the checks' settings
+(:class:`CheckSettings`), the interval the checks share and the piece counts of their progress
+lines (the claims page words the results: ``generator/site/templates/claim-findings.txt.j2``)."""
 
 from __future__ import annotations
 
@@ -95,16 +96,6 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def percent(x: float) -> str:
-    return f"{100 * x:.1f} %"
-
-
-def nearly_all(x: float) -> str:
-    """A share as :func:`percent` gives it, but never "100.0 %" when it falls short of all."""
-    shown = percent(x)
-    return "more than 99.9 %" if x < 1 and shown == percent(1) else shown
-
-
 def rules_with_pieces(rules: Rules, pieces: int) -> Rules:
     """``rules`` with ``pieces`` a side (the solver's module only when the count changes: a
     cold build reading committed figures need not import it)."""
@@ -116,7 +107,8 @@ def rules_with_pieces(rules: Rules, pieces: int) -> Rules:
 
 
 def pieces_words(pieces: int) -> str:
-    """A piece count in words: "two pieces"."""
+    """A piece count in words, for progress lines (the claims page words its own): "two
+    pieces"."""
     return f"{number_word(pieces)} piece{'s' * (pieces != 1)}"
 
 

@@ -297,6 +297,13 @@ class Vocabulary:
             )
         return str(words)
 
+    def drawing(self, key: str, **values: object) -> str:
+        """Words of a drawing (``drawings:`` in the vocabulary), with ``values`` filled in."""
+        words = self.data["drawings"].get(key)
+        if words is None:
+            raise NoWords(f"no words for the drawing's {key!r}: add it under drawings: in {DATA}")
+        return str(words).format(**values)
+
     def page(self, key: str, **values: object) -> tuple[str, str]:
         """A generated page's title and description (``pages:`` in the vocabulary), with
         ``values`` filled in: the words of its front matter."""
