@@ -53,7 +53,7 @@ def _finishing_together(rules: Rules, position: Position, move: object, throw: i
 def test_the_published_rules_allow_no_draw(catalog: Catalog) -> None:
     result = _check(catalog)
     assert result.verdict == SUPPORTED
-    assert result.numbers["moves after which both sides have finished"] == "0"
+    assert result.finding.reachability.drawn_moves == 0
 
 
 def test_a_rule_letting_both_sides_finish_together_is_found(
@@ -62,7 +62,7 @@ def test_a_rule_letting_both_sides_finish_together_is_found(
     monkeypatch.setattr(reachability_module, "apply_move", _finishing_together)
     result = _check(catalog)
     assert result.verdict == CONTRADICTED
-    assert int(result.numbers["moves after which both sides have finished"]) > 0
+    assert result.finding.reachability.drawn_moves > 0
 
 
 def test_dice_that_can_never_bear_off_make_every_game_endless(catalog: Catalog) -> None:

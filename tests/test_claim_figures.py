@@ -66,7 +66,7 @@ def test_a_cold_build_reads_every_figure_from_the_committed_file(
     verdicts = check_claims(catalog, settings(tmp_path, said))
     assert [line for line in said if FIGURES_FILE.name in line] == [], said
     for claim in sampled_claims(catalog):
-        assert verdicts[claim].verdict != UNCHECKED or "minutes" in verdicts[claim].summary
+        assert verdicts[claim].verdict != UNCHECKED or verdicts[claim].check == "game-minutes"
     written = results_files.read_results(FIGURES_FILE, FIGURES_FORMAT)
     assert written is not None and written["command"].startswith(WRITE_COMMAND)
     assert all(written[key] for key in ("commit", "date", "machine"))
@@ -100,8 +100,8 @@ def test_a_stale_figure_is_computed_again_and_named(
     minutes = [v for v in verdicts.values() if v.check == "game-minutes"]
     assert minutes
     for verdict in minutes:
-        throws = [v for k, v in verdict.numbers.items() if k.startswith("throws per game")]
-        assert throws and all(t.startswith("44.5 ± ") for t in throws)
+        throws = [count.lengths.mean for count in verdict.finding.counts]
+        assert throws and all(f"{t:.1f}" == "44.5" for t in throws)
 
 
 def test_a_damaged_file_is_reported_and_read_as_empty(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ from generator.claims.verdicts import CONTRADICTED, PARTLY, SUPPORTED, CheckSett
 from generator.engine.position import start_position
 from generator.engine.rules import Side
 from generator.sim.encode import numbered_route_cells
+from generator.site.claims_page import claim_words
+from generator.site.vocabulary import Vocabulary
 from generator.solver.solution import Solution
 from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_read import cached_solution
@@ -160,8 +162,10 @@ def test_central_rosette_verdict_follows_the_reading(
     assert result.verdict == expected
     assert expected == {0.001: SUPPORTED, 0.9: CONTRADICTED}.get(threshold, PARTLY)  # type: ignore[call-overload]
     assert result.exhaustive
-    assert any("with two pieces a side" in label for label in result.numbers)
-    assert not any("seven pieces" in label for label in result.numbers)
+    assert [count.first.pieces for count in result.finding.counts] == [1, 2]
+    numbers = dict(claim_words(result, Vocabulary.of(catalog.equipment)).numbers)
+    assert any("with two pieces a side" in label for label in numbers)
+    assert not any("seven pieces" in label for label in numbers)
 
 
 def test_a_rulebooks_full_game_is_followed_from_its_solve(

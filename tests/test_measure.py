@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import VARIANTS
 
-from generator.claims.verdicts import CheckSettings, ClaimResult
+from generator.claims.verdicts import SUPPORTED, CheckSettings, ClaimResult
 from generator.measure import claims
 from generator.measure.core import Settings, Step
 from generator.measure.cross_checks import CROSS_CHECKS
@@ -61,7 +61,7 @@ def counted_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     def check(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
         ran.append(claim.id)
-        return ClaimResult(claim.id, claim.variant, claim.check, "supported", "s", "m", {"n": "1"})
+        return ClaimResult(claim.id, claim.variant, claim.check, SUPPORTED, None)
 
     monkeypatch.setattr(claims, "check_claim", check)
     return ran

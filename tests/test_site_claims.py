@@ -20,14 +20,22 @@ from generator.claims.verdicts import (
     SUPPORTED,
     UNSUPPORTED,
     CheckSettings,
+    ClaimResult,
 )
 from generator.engine.rules import compile_rules
 from generator.model.catalog import load_valid_catalog
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
+from generator.site.claims_page import ClaimWords, claim_words
+from generator.site.vocabulary import Vocabulary
 from generator.solver.solve import with_pieces
 
 DATA = Path(__file__).parent / "data" / "site" / "variants"
+
+
+def worded(catalog: Catalog, result: ClaimResult) -> ClaimWords:
+    """The claim's result in the claims page's words."""
+    return claim_words(result, Vocabulary.of(catalog.equipment))
 
 
 @pytest.fixture(scope="module")
@@ -64,12 +72,14 @@ def test_piece_counts_read_as_words(catalog: Catalog) -> None:
     texts = []
     for check in ("no-draw", "play-cannot-lock"):
         result = check_claim(catalog, dataclasses.replace(claim, check=check), settings)
-        texts += [result.summary, result.method, *result.numbers]
+        said = worded(catalog, result)
+        texts += [said.summary, said.method, *dict(said.numbers)]
     coins = dataclasses.replace(
         claim, check="coins-same-spread", claim="Four coins, heads counted."
     )
     result = check_claim(catalog, coins, settings)
-    texts += [result.summary, *result.numbers]
+    said = worded(catalog, result)
+    texts += [said.summary, *dict(said.numbers)]
     assert texts and any("two pieces a side" in text for text in texts)
     assert any("four coins" in text for text in texts)
     for text in texts:
@@ -111,18 +121,20 @@ def test_a_minutes_claim_is_checked_at_every_piece_count_it_names(catalog: Catal
     both = "A game takes 1 to 1000 minutes with seven pieces, and 1 to 500 with three."
     result = check_claim(catalog, _claim("game-minutes", both), settings)
     assert result.verdict == CONSISTENT_WITH_ASSUMPTION
+    said = worded(catalog, result)
+    numbers = dict(said.numbers)
     seven, three = (
-        float(result.numbers[f"throws per game, with {n} pieces a side"].split()[0])
+        float(numbers[f"throws per game, with {n} pieces a side"].split()[0])
         for n in ("seven", "three")
     )
     assert seven > 1.5 * three, "the two piece counts were not both played"
-    assert result.numbers["minutes claimed, with three pieces a side"] == "1 to 500"
-    assert "; with three pieces a side: " in result.summary
-    assert "with seven and three pieces a side," in result.method
+    assert numbers["minutes claimed, with three pieces a side"] == "1 to 500"
+    assert "; with three pieces a side: " in said.summary
+    assert "with seven and three pieces a side," in said.method
     half = "A game takes 1 to 1000 minutes with seven pieces, and 5000 with three."
     far = check_claim(catalog, _claim("game-minutes", half), settings)
     assert far.verdict == NOT_CONSISTENT_WITH_ASSUMPTION
-    assert far.numbers["minutes claimed, with three pieces a side"] == "5000"
+    assert dict(worded(catalog, far).numbers)["minutes claimed, with three pieces a side"] == "5000"
 
 
 def test_tablet_claim_splits_route_and_piece_count() -> None:
@@ -131,8 +143,13 @@ def test_tablet_claim_splits_route_and_piece_count() -> None:
     real = repository_catalog()
     claim = next(c for c in real.variants["finkel-great-book"].claims if c.check == "tablet-route")
     result = check_claim(real, claim, CheckSettings(games=10, seed=1, cache_dir=None))
-    assert result.numbers["route: verdict"] == UNSUPPORTED
-    assert result.numbers["piece count: verdict"] == CONTRADICTED
+    assert result.finding.route.verdict == UNSUPPORTED
+    assert result.finding.pieces.verdict == CONTRADICTED
+    numbers = dict(worded(real, result).numbers)
+    assert (numbers["route: verdict"], numbers["piece count: verdict"]) == (
+        "unsupported",
+        "contradicted",
+    )
     assert result.verdict == CONTRADICTED
 
 
@@ -146,3 +163,24 @@ def test_claims_command_prints_verdict_and_figures(capsys: pytest.CaptureFixture
     assert "four coins, heads counted: 0: 1/16" in out
     assert main(["claims", "no-such-claim"]) == 2
     assert "unknown claim no-such-claim" in capsys.readouterr().err
+
+
+def test_every_verdict_and_check_has_its_words(catalog: Catalog) -> None:
+    """The claims page can word every verdict (vocabulary.yml's claim-verdicts) and every
+    check's finding (claim-findings.txt.j2's three macros per check), and each check names the
+    finding it gives."""
+    from generator.claims.claim_checks import CHECKS, FINDINGS
+    from generator.claims.verdicts import Verdict
+    from generator.site.claims_page import findings_template
+
+    words = Vocabulary.of(catalog.equipment)
+    assert all(words.claim_verdict(verdict) for verdict in Verdict)
+    macros = findings_template(words)
+    assert set(FINDINGS) == set(CHECKS)
+    missing = [
+        f"{check.replace('-', '_')}_{part}"
+        for check in CHECKS
+        for part in ("summary", "method", "rows")
+        if not hasattr(macros, f"{check.replace('-', '_')}_{part}")
+    ]
+    assert missing == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.claims.figures import (
@@ -20,7 +20,7 @@ from generator.claims.figures import (
     load_figure,
     save_figure,
 )
-from generator.claims.rosette_worth import HoldingWorth
+from generator.claims.rosette_worth import FirstHolder, HeldThrows, HoldingWorth
 from generator.claims.verdicts import (
     CONTRADICTED,
     PARTLY,
@@ -29,8 +29,6 @@ from generator.claims.verdicts import (
     CheckSettings,
     ClaimResult,
     a_side,
-    nearly_all,
-    percent,
     rules_with_pieces,
     unreadable,
 )
@@ -38,10 +36,8 @@ from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.model.claim_words import threshold_problem
 from generator.model.variant import Claim, ResolvedVariant
-from generator.words import listing, number_word
 
 if TYPE_CHECKING:
-    from generator.claims.holder_wins import FirstHolder, HeldThrows
     from generator.solver.solution import Solution
 
 WORTH_PIECES = (2, 3)
@@ -63,6 +59,33 @@ def central_rosettes(resolved: ResolvedVariant) -> list[str]:
     return sorted(resolved.board.rosettes & resolved.route.shared_cells())
 
 
+@dataclass(frozen=True)
+class HolderCount:
+    """The central rosette's holders followed through the perfect games of one piece count
+    (with the worth of holding it, where computed: :data:`WORTH_PIECES`)."""
+
+    first: FirstHolder
+    held: HeldThrows
+    worth: HoldingWorth | None
+
+
+@dataclass(frozen=True)
+class CentralRosette:
+    """Every piece count measured, against the claim's reading of "most" (``threshold``,
+    and its ``reason`` as the claim gives it); ``None`` counts where the variant has no single
+    central rosette or the claim no reading (``single``: whether the variant has one)."""
+
+    counts: tuple[HolderCount, ...]
+    threshold: float
+    reason: str
+    own_pieces: int
+    single: bool = True
+
+    @property
+    def own_measured(self) -> bool:
+        return any(count.first.pieces == self.own_pieces for count in self.counts)
+
+
 def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     """The claim, as its ``reading`` takes it: in perfect play, does the side that first
     stands on the central rosette (the rosette both routes pass through) go on to win more
@@ -74,111 +97,26 @@ def check_central_rosette(catalog: Catalog, claim: Claim, settings: CheckSetting
     rules = compile_rules(resolved)
     central = central_rosettes(resolved)
     if len(central) != 1 or claim.reading is None:
-        return ClaimResult(
-            claim.id,
-            claim.variant,
-            claim.check,
-            UNCHECKED,
-            "No single rosette lies on both routes in this variant."
-            if len(central) != 1
-            else "The claim gives no reading of its words to check against.",
-            "",
-        )
+        finding = CentralRosette((), 0.0, "", rules.pieces, len(central) == 1)
+        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED, finding)
     cell, threshold = central[0], claim.reading.threshold
     problem = threshold_problem(threshold)
     if problem is not None:
         raise ValueError(unreadable(catalog, claim, problem))
-    numbers: dict[str, str] = {}
-    shares: dict[int, float] = {}
+    counts = []
     for pieces in dict.fromkeys((*HOLDER_PIECES, rules.pieces)):
         figures = _holder_figures(rules, pieces, cell, settings)
         if figures is None:
             continue
         first, held = figures
-        shares[pieces] = first.first_holder_wins
         worth = (
             _holding_worth_cached(rules, pieces, cell, settings) if pieces in WORTH_PIECES else None
         )
-        numbers.update(_holder_numbers(first, held, worth))
-    numbers["'decides most games' read as"] = claim.reading.reason
-    above = [share > threshold for share in shares.values()]
+        counts.append(HolderCount(first, held, worth))
+    finding = CentralRosette(tuple(counts), threshold, claim.reading.reason, rules.pieces)
+    above = [count.first.first_holder_wins > threshold for count in counts]
     verdict = SUPPORTED if all(above) else CONTRADICTED if not any(above) else PARTLY
-    counts = listing([number_word(n) for n in shares])
-    shown = listing([percent(share) for share in shares.values()])
-    verdict_words = {
-        SUPPORTED: f"more than {_share_words(threshold)} of them",
-        CONTRADICTED: f"not more than {_share_words(threshold)} of them",
-        PARTLY: f"more than {_share_words(threshold)} of them at some piece counts only",
-    }
-    summary = (
-        f"In perfect play with {counts} pieces a side, the side that first stands on the central"
-        f" rosette goes on to win {shown} of the games in which either side stands on it:"
-        f" {verdict_words[verdict]}."
-        + (
-            ""
-            if rules.pieces in shares
-            else f" The claim speaks of the game with {a_side(rules.pieces)}, which is not"
-            " measured here."
-        )
-        + " Read more strictly, as changing who wins, it would not be borne out: holding the"
-        " rosette raises its holder's chance of winning by a few points only (its worth,"
-        " below)."
-    )
-    method = (
-        "Exact, from the solved game (every position's chance of winning under perfect play),"
-        " with both sides playing perfectly (of equally good moves, the first the engine lists)."
-        " Starting from the opening position, the probability of every position is carried"
-        " forward along the perfect moves and the odds of the throws until every game has"
-        " ended. Per game: the first position in which a side has a piece on the central"
-        " rosette, weighted by the probability of reaching it, and that side's chance of"
-        " winning from there (which, averaged over the games, is the share of them it wins);"
-        " games in which neither side ever stands on it are left out and counted apart. Per"
-        " throw: every throw made while a side holds it, weighted by how often perfect play"
-        " makes it, and the holder's chance of winning at it. The worth of holding it compares"
-        " the holder's chance with its chance with that piece one square short of the rosette,"
-        " and one square past it (the mean of the two), at positions where both neighbouring"
-        " squares are empty."
-    )
-    return ClaimResult(
-        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
-    )
-
-
-def _share_words(share: float) -> str:
-    """A share in words: "half", else a percentage."""
-    return "half" if share == 0.5 else percent(share)
-
-
-def _holder_numbers(
-    first: FirstHolder, held: HeldThrows, worth: HoldingWorth | None
-) -> dict[str, str]:
-    """The figures of one piece count, labelled in words."""
-    side = f"with {a_side(first.pieces)}"
-    numbers = {
-        f"first player wins, perfect play, {side}": f"{100 * first.first_player:.2f} %",
-        f"games in which a side stands on the central rosette, {side}": nearly_all(
-            first.games_taken
-        ),
-        f"of those, games won by the side that stood on it first, {side}": percent(
-            first.first_holder_wins
-        ),
-        f"throws made while a side holds it, {side}": (
-            f"{held.held_throws:.1f} of {held.expected_throws:.1f}"
-            f" ({percent(held.held_throws / held.expected_throws)})"
-        ),
-        f"holder's chance of winning at those throws, {side}": percent(held.holder_wins),
-    }
-    if worth is not None:
-        numbers[f"worth of holding it, {side}"] = (
-            f"{_points(worth.worth)} ({_points(worth.worth_short)} against the piece one square"
-            f" short of it, {_points(worth.worth_past)} against one square past it)"
-        )
-    return numbers
-
-
-def _points(x: float) -> str:
-    """A difference of probabilities in percentage points, signed."""
-    return f"{100 * x:+.1f} points".replace("-", "\u2212")
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, finding, True)
 
 
 def _holding_worth_cached(
@@ -214,8 +152,6 @@ def _holder_figures(
     ``None``. When ``settings.worths`` collects figures, they are computed (a full game from
     its solve in ``settings.solve_cache``; where it is not there, its committed figures are
     kept while current) and put there."""
-    from generator.claims.holder_wins import FirstHolder, HeldThrows
-
     game = rules_with_pieces(rules, pieces)
     kinds: dict[str, type[Any]] = {
         figure_key("first-holder", game, {"cell": cell}): FirstHolder,

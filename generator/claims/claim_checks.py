@@ -1,8 +1,10 @@
 """Checks of the factual claims the sources make (the ``claims`` of variant files).
 
 Each check is computed with the rules engine or the simulator, never asserted by hand, and
-returns a verdict with the numbers behind it. Exhaustive where feasible (every reachable
-position of the two-piece game), sampled with 95 % Wilson or normal intervals otherwise.
+returns a verdict (:class:`~generator.claims.verdicts.Verdict`) with the figures behind it (a
+dataclass of the check's own, :data:`FINDINGS`), which the claims page words. Exhaustive where
+feasible (every reachable position of the two-piece game), sampled with 95 % Wilson or normal
+intervals otherwise.
 This module names the checks (:data:`CHECKS`) and runs one (:func:`check_claim`); each lives
 in a module of its own.
 
@@ -45,12 +47,13 @@ file is reported and computed around.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from generator.claims.central_rosette import check_central_rosette
-from generator.claims.dice import check_coins_spread, check_dice_odds
-from generator.claims.game_minutes import check_game_minutes
-from generator.claims.reachability import check_no_draw, check_play_cannot_lock
-from generator.claims.tablet_route import check_tablet_route
+from generator.claims.central_rosette import CentralRosette, check_central_rosette
+from generator.claims.dice import CoinsSpread, DiceOdds, check_coins_spread, check_dice_odds
+from generator.claims.game_minutes import GameMinutes, check_game_minutes
+from generator.claims.reachability import NoDraw, Unlocked, check_no_draw, check_play_cannot_lock
+from generator.claims.tablet_route import TabletRoute, check_tablet_route
 from generator.claims.verdicts import CheckSettings, ClaimResult
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
@@ -64,6 +67,17 @@ CHECKS: dict[str, Callable[[Catalog, Claim, CheckSettings], ClaimResult]] = {
     "tablet-route": check_tablet_route,
     "coins-same-spread": check_coins_spread,
 }
+
+FINDINGS: dict[str, type[Any]] = {
+    "dice-odds": DiceOdds,
+    "game-minutes": GameMinutes,
+    "central-rosette-decides": CentralRosette,
+    "play-cannot-lock": Unlocked,
+    "no-draw": NoDraw,
+    "tablet-route": TabletRoute,
+    "coins-same-spread": CoinsSpread,
+}
+"""What each check finds (:attr:`ClaimResult.finding`): the figures the claims page words."""
 
 
 def check_claim(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 from generator.claims.verdicts import (
@@ -26,7 +27,7 @@ from generator.model.claim_words import (
     odds_problems,
 )
 from generator.model.variant import Claim
-from generator.words import WORD_NUMBERS, listing, number_word
+from generator.words import WORD_NUMBERS
 
 
 def claimed_odds(text: str) -> dict[int, Fraction]:
@@ -63,41 +64,53 @@ def _throw_names(segment: str) -> list[int]:
     return names
 
 
+@dataclass(frozen=True)
+class ThrowOdds:
+    """One throw's odds: as the claim states them (``None``: not stated) and exactly."""
+
+    throw: int
+    claimed: Fraction | None
+    exact: Fraction
+
+
+@dataclass(frozen=True)
+class DiceOdds:
+    """The stated odds against the exact ones, throw by throw."""
+
+    throws: tuple[ThrowOdds, ...]
+    wrong: tuple[int, ...]
+    """The throws whose stated odds differ from the exact ones, in order."""
+    covered: bool
+    """Whether the claim states odds for every throw the dice can give."""
+
+
 def check_dice_odds(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     for problem in odds_problems(claim.claim):
         raise ValueError(unreadable(catalog, claim, problem))
     rules = compile_rules(catalog.resolve(claim.variant))
     exact = dict(rules.throws)
     stated = claimed_odds(claim.claim)
-    numbers = {
-        f"throw {t}": f"claimed {stated.get(t, '—')}, exact {p}" for t, p in sorted(exact.items())
-    }
-    if not stated:
-        return ClaimResult(
-            claim.id,
-            claim.variant,
-            claim.check,
-            UNCHECKED,
-            "The claim's words give no odds in the form 'N in M'.",
-            "",
-            numbers,
-        )
     wrong = {t: p for t, p in stated.items() if exact.get(t, Fraction(0)) != p}
     covered = set(stated) == {t for t, p in exact.items() if p > 0}
+    finding = DiceOdds(
+        tuple(ThrowOdds(t, stated.get(t), p) for t, p in sorted(exact.items())),
+        tuple(sorted(wrong)),
+        covered,
+    )
+    if not stated:
+        return ClaimResult(claim.id, claim.variant, claim.check, UNCHECKED, finding)
     verdict = SUPPORTED if not wrong and covered else (PARTLY if not wrong else CONTRADICTED)
-    summary = (
-        "Every stated probability equals the exact odds of the dice."
-        if not wrong
-        else "Stated odds differ from the exact odds for throws "
-        + listing(sorted(wrong), None)
-        + "."
-    )
-    if not wrong and not covered:
-        summary += " Some throws the dice can give are not mentioned."
-    method = "Exact outcome table of the variant's dice (binomial counts of the marked lots)."
-    return ClaimResult(
-        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
-    )
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, finding, True)
+
+
+@dataclass(frozen=True)
+class CoinsSpread:
+    """The chances of each count of heads of ``coins`` fair coins, and of each throw of the
+    rulebook's dice (throws that cannot happen left out)."""
+
+    coins: int
+    spread: tuple[tuple[int, Fraction], ...]
+    dice: tuple[tuple[int, Fraction], ...]
 
 
 def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
@@ -109,30 +122,6 @@ def check_coins_spread(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     rules = compile_rules(catalog.resolve(claim.variant))
     spread = {k: Fraction(math.comb(coins, k), 2**coins) for k in range(coins + 1)}
     dice = {throw: Fraction(p) for throw, p in rules.throws if p > 0}
-    same = spread == dice
-
-    def table(odds: dict[int, Fraction]) -> str:
-        return listing([f"{throw}: {odds[throw]}" for throw in sorted(odds)], None)
-
-    named = number_word(coins)
-    numbers = {f"{named} coins, heads counted": table(spread), "this rulebook's dice": table(dice)}
-    summary = (
-        f"Exactly the same: {named} coins give every throw with the chance the dice give it."
-        if same
-        else f"Not the same: {named} coins and the dice give different chances."
-    )
-    method = (
-        "Exact fractions: the chance of k heads in n fair coins, C(n, k) / 2^n, against the"
-        " rulebook's dice table, throw by throw. The dice table itself rests on the rulebook's"
-        " dice ruling (how often each die falls marked)."
-    )
-    return ClaimResult(
-        claim.id,
-        claim.variant,
-        claim.check,
-        SUPPORTED if same else CONTRADICTED,
-        summary,
-        method,
-        numbers,
-        True,
-    )
+    finding = CoinsSpread(coins, tuple(sorted(spread.items())), tuple(sorted(dice.items())))
+    verdict = SUPPORTED if spread == dice else CONTRADICTED
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, finding, True)

@@ -17,7 +17,7 @@ from generator.claims.verdicts import (
     UNCHECKED,
     CheckSettings,
     ClaimResult,
-    a_side,
+    Verdict,
     rules_with_pieces,
 )
 from generator.engine.rules import Rules, compile_rules
@@ -25,7 +25,6 @@ from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
 from generator.sim.records import SIM_VERSION
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
-from generator.words import listing, number_word
 
 SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
 """Assumed seconds per throw at the table (fast, typical, slow): throwing and counting the
@@ -73,6 +72,30 @@ def game_lengths_cached(rules: Rules, settings: CheckSettings) -> GameLengths:
     )
 
 
+@dataclass(frozen=True)
+class PieceMinutes:
+    """One piece count's simulated lengths against the minutes the claim gives for it
+    (``stated``: low and high, ``None`` when it gives none), with the verdict at that count;
+    ``half`` is the half-width of the mean's 95 % interval."""
+
+    pieces: int
+    lengths: GameLengths
+    half: float
+    stated: tuple[float, float] | None
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class GameMinutes:
+    """The lengths at every piece count the claim gives minutes for (``named``: whether it
+    names them; else the rulebook's own), at the paces :data:`SECONDS_PER_THROW`."""
+
+    counts: tuple[PieceMinutes, ...]
+    named: bool
+    paces: tuple[float, float, float]
+    seed: int
+
+
 def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     """Compare the minutes the claim gives with simulated lengths at the assumed paces, for
     every piece count it gives minutes for ("twenty to thirty minutes with seven pieces, and
@@ -80,59 +103,32 @@ def check_game_minutes(catalog: Catalog, claim: Claim, settings: CheckSettings) 
     claim that names no count speaks of the rulebook's own."""
     rules = compile_rules(catalog.resolve(claim.variant))
     named = sorted({n for _, _, n in _claimed_ranges(claim.claim) if n is not None}, reverse=True)
-    counts = named or [rules.pieces]
-    fast, typical, slow = SECONDS_PER_THROW
-    numbers: dict[str, str] = {}
-    parts: list[tuple[str, str]] = []  # (verdict, what the lengths say) per piece count
-    games = 0
-    for pieces in counts:
+    fast, _, slow = SECONDS_PER_THROW
+    counts = []
+    for pieces in named or [rules.pieces]:
         lengths = game_lengths_cached(rules_with_pieces(rules, pieces), settings)
-        games = lengths.finished
-        mean = lengths.mean
         half = 1.96 * lengths.deviation / math.sqrt(lengths.finished)
-        low, high = mean * fast / 60, mean * slow / 60
+        low, high = lengths.mean * fast / 60, lengths.mean * slow / 60
         stated = _claimed_minutes(claim.claim, pieces)
-        label = f", with {a_side(pieces)}" if len(counts) > 1 else ""
-        numbers |= {
-            f"games simulated (greedy against greedy){label}": f"{lengths.finished}",
-            f"throws per game{label}": (
-                f"{mean:.1f} ± {half:.1f} (95 %), median {lengths.median:.0f}"
-            ),
-            f"minutes at {fast:g} / {typical:g} / {slow:g} s per throw{label}": (
-                f"{low:.0f} / {mean * typical / 60:.0f} / {high:.0f}"
-            ),
-            f"minutes claimed{label}": _minutes_range(stated) if stated else "none found",
-        }
-        said = f"{a_side(pieces)}: {mean:.0f} throws take {low:.0f} to {high:.0f} minutes"
-        if stated is None:
-            parts.append((UNCHECKED, ""))
-        elif stated[0] <= high and stated[1] >= low:
-            parts.append((CONSISTENT_WITH_ASSUMPTION, said))
-        else:
-            parts.append((NOT_CONSISTENT_WITH_ASSUMPTION, said))
-    verdicts = {v for v, _ in parts}
-    if UNCHECKED in verdicts:
-        verdict, summary = UNCHECKED, "No minutes for this piece count in the claim's words."
-    else:
+        fits = stated is not None and stated[0] <= high and stated[1] >= low
         verdict = (
-            NOT_CONSISTENT_WITH_ASSUMPTION
-            if NOT_CONSISTENT_WITH_ASSUMPTION in verdicts
+            UNCHECKED
+            if stated is None
             else CONSISTENT_WITH_ASSUMPTION
+            if fits
+            else NOT_CONSISTENT_WITH_ASSUMPTION
         )
-        start = (
-            "Consistent with" if verdict == CONSISTENT_WITH_ASSUMPTION else "Not consistent with"
-        )
-        paces = listing([said for _, said in parts], None, "; with ")
-        summary = f"{start} {paces} at {fast:g} to {slow:g} seconds a throw."
-    shown = listing([number_word(n) for n in counts])
-    method = (
-        f"{games} seeded games (seed {settings.seed}), simulated"
-        f"{f' with {shown} pieces a side' if named else ''}, both sides playing the greedy"
-        " agent; minutes = throws × seconds per throw (an assumption, not a measurement) ÷ 60."
-        " No source gives a pace, so the verdict can say only whether the claim fits the"
-        " assumed paces, not whether it is true."
+        counts.append(PieceMinutes(pieces, lengths, half, stated, verdict))
+    verdicts = {count.verdict for count in counts}
+    verdict = (
+        UNCHECKED
+        if UNCHECKED in verdicts
+        else NOT_CONSISTENT_WITH_ASSUMPTION
+        if NOT_CONSISTENT_WITH_ASSUMPTION in verdicts
+        else CONSISTENT_WITH_ASSUMPTION
     )
-    return ClaimResult(claim.id, claim.variant, claim.check, verdict, summary, method, numbers)
+    finding = GameMinutes(tuple(counts), bool(named), SECONDS_PER_THROW, settings.seed)
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, finding)
 
 
 _WORD_NUMBERS = {
@@ -146,12 +142,6 @@ _WORD_NUMBERS = {
     "seven": 7,
     "five-": 5,
 }
-
-
-def _minutes_range(stated: tuple[float, float]) -> str:
-    """ "20 to 30", or "10" where the claim gives one figure."""
-    low, high = stated
-    return f"{low:g}" if low == high else f"{low:g} to {high:g}"
 
 
 def _claimed_ranges(text: str) -> list[tuple[float, float, int | None]]:

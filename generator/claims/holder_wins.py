@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from generator.claims.rosette_worth import square_step
+from generator.claims.rosette_worth import FirstHolder, HeldThrows, square_step
 from generator.engine.position import start_position
 from generator.engine.rules import Side
 from generator.sim.encode import numbered_route_cells
@@ -60,32 +60,6 @@ figures are published to."""
 # The pass's sums (one float64 array, so the kernel can add to it in place).
 THROWS, HELD, HELD_WINS, TAKEN, TAKEN_WINS, NEVER, ENDED = range(7)
 SUMS = 7
-
-
-@dataclass(frozen=True)
-class FirstHolder:
-    """Per game: does the side that first stands on the square go on to win?"""
-
-    pieces: int
-    first_player: float
-    """The first player's chance of winning under perfect play."""
-    games_taken: float
-    """The share of perfect games in which some side ever stands on the square."""
-    first_holder_wins: float
-    """Of those games, the share won by the side that stood on it first."""
-
-
-@dataclass(frozen=True)
-class HeldThrows:
-    """Per throw: at a throw made while a side holds the square, does that side win?"""
-
-    pieces: int
-    expected_throws: float
-    """Expected throws of a perfect game."""
-    held_throws: float
-    """Of those, the expected throws at which a side holds the square."""
-    holder_wins: float
-    """At those throws, the mean chance that the holder goes on to win."""
 
 
 @dataclass(frozen=True)

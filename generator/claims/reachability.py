@@ -17,7 +17,6 @@ from generator.claims.verdicts import (
     CheckSettings,
     ClaimResult,
     a_side,
-    percent,
     wilson,
 )
 from generator.engine.moves import apply_move, legal_moves, pass_turn, winner
@@ -25,7 +24,6 @@ from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
-from generator.words import listing
 
 EXHAUSTIVE_PIECES = 2
 """Piece count at which reachability checks enumerate every reachable position.
@@ -200,53 +198,72 @@ class EntryTally:
     throws: int
 
 
+@dataclass(frozen=True)
+class Unlocked:
+    """What ``play-cannot-lock`` found: the small game's reachable positions
+    (``reachability``, with ``small_pieces`` a side), the sampled games with ``pieces`` a side
+    that ended of ``games``, and the moving throws with pieces in hand that entered none
+    (``entry``, of :data:`ENTRY_GAMES` random games; ``low`` and ``high``: its 95 % interval)."""
+
+    pieces: int
+    small_pieces: int
+    reachability: Reachability
+    games: int
+    ended: int
+    entry: EntryTally
+    entry_games: int
+    low: float
+    high: float
+
+    @property
+    def unlocked(self) -> bool:
+        return self.reachability.deadlocks == 0 and self.ended == self.games
+
+    @property
+    def enters(self) -> bool:
+        """Pieces in hand can almost always enter (:data:`ALMOST_ALWAYS`)."""
+        return 1 - self.high >= ALMOST_ALWAYS
+
+
 def check_play_cannot_lock(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     rules = compile_rules(catalog.resolve(claim.variant))
     small = _small(rules)
     found = _reachability_cached(small, settings)
     ended = game_lengths_cached(rules, settings).finished
-    no_move = found.no_move_pairs / found.pairs
     blocked, hand_throws = _entry_blocked_cached(rules, settings)
-    every, small_game = a_side(rules.pieces), a_side(small.pieces)
     low, high = wilson(blocked, hand_throws)
-    numbers = {
-        f"reachable positions, with {small_game}": f"{found.positions:,}",
-        "positions where neither side can ever move": f"{found.deadlocks}",
-        f"positive throws with no legal move, with {small_game}": (
-            f"{percent(no_move)} of position-throw pairs"
-        ),
-        f"positive throws with pieces in hand that enter none, with {every}": (
-            f"{percent(blocked / hand_throws if hand_throws else 0.0)} of {hand_throws:,}"
-            f" (95 %: {percent(low)} to {percent(high)}; {ENTRY_GAMES} random games)"
-        ),
-        f"games with {every} that ended (greedy, sampled)": f"{ended} of {settings.games}",
-    }
-    unlocked = found.deadlocks == 0 and ended == settings.games
-    enters = 1 - high >= ALMOST_ALWAYS
-    verdict = CONTRADICTED if not unlocked else SUPPORTED if enters else PARTLY
-    summary = (
-        f"{found.deadlocks} reachable positions are locked."
-        if not unlocked
-        else f"No reachable position of the game with {small_game} is locked,"
-        f" and every sampled game with {every} ended"
-        + (
-            "; pieces in hand can enter on at least nine throws in ten."
-            if enters
-            else f"; but with {every}, pieces in hand enter on only about"
-            f" {percent(1 - blocked / hand_throws)} of moving throws in random play, not"
-            " almost always."
-        )
+    finding = Unlocked(
+        rules.pieces,
+        small.pieces,
+        found,
+        settings.games,
+        ended,
+        EntryTally(blocked, hand_throws),
+        ENTRY_GAMES,
+        low,
+        high,
     )
-    method = (
-        f"Every position reachable from the start with {small_game}, enumerated"
-        f" one by one (exhaustive); {settings.games} seeded greedy games with"
-        f" {every}, simulated (sampled); how often pieces in hand can"
-        f" enter, in {ENTRY_GAMES} seeded games with {every} and moves chosen"
-        " at random (sampled)."
-    )
-    return ClaimResult(
-        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
-    )
+    verdict = CONTRADICTED if not finding.unlocked else SUPPORTED if finding.enters else PARTLY
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, finding, True)
+
+
+@dataclass(frozen=True)
+class NoDraw:
+    """What ``no-draw`` found: the small game's reachable positions (``reachability``, with
+    ``small_pieces`` a side) and the sampled games with ``pieces`` a side that ended with one
+    winner, of ``games``."""
+
+    pieces: int
+    small_pieces: int
+    reachability: Reachability
+    games: int
+    ended: int
+
+    @property
+    def drawn(self) -> bool:
+        """Whether a draw was found: a move finishing both sides, a game that cannot end."""
+        found = self.reachability
+        return bool(found.drawn_moves or found.unending or self.ended < self.games)
 
 
 def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
@@ -259,35 +276,6 @@ def check_no_draw(catalog: Catalog, claim: Claim, settings: CheckSettings) -> Cl
     small = _small(rules)
     found = _reachability_cached(small, settings)
     ended = game_lengths_cached(rules, settings).finished
-    every, small_game = a_side(rules.pieces), a_side(small.pieces)
-    numbers = {
-        f"reachable positions, with {small_game}": f"{found.positions:,}",
-        "moves after which both sides have finished": f"{found.drawn_moves}",
-        "reachable positions from which neither side can ever win": f"{found.unending}",
-        f"sampled games with {every} with one winner": f"{ended} of {settings.games}",
-    }
-    faults = [
-        f"{found.drawn_moves} moves leave both sides finished" if found.drawn_moves else "",
-        f"from {found.unending} reachable positions neither side can ever win"
-        if found.unending
-        else "",
-        f"{settings.games - ended} sampled games did not end" if ended < settings.games else "",
-    ]
-    faults = [fault for fault in faults if fault]
-    summary = (
-        f"A draw is possible: {listing(faults, None, '; ')}."
-        if faults
-        else f"No move of any reachable position of the game with {small_game} leaves both"
-        " sides finished, and from every one of them the game can still be won; every sampled"
-        f" game with {every} ended with one winner."
-    )
-    method = (
-        f"Exhaustive over the reachable positions of the game with {small_game}: every move"
-        " of every throw is played and its result looked at before the game is declared over,"
-        " and the positions from which a win can be reached are found by searching back from"
-        f" the winning moves. Then {settings.games} simulated games with {every}."
-    )
-    verdict = CONTRADICTED if faults else SUPPORTED
-    return ClaimResult(
-        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
-    )
+    finding = NoDraw(rules.pieces, small.pieces, found, settings.games, ended)
+    verdict = CONTRADICTED if finding.drawn else SUPPORTED
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, finding, True)

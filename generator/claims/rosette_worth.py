@@ -13,6 +13,10 @@ neighbouring squares are empty (so both comparisons exist).
 
 If holding a square never turns a won game into a lost one, the worth (a difference of two
 probabilities of winning) is the share of games whose result holding it changes.
+
+The figures of who holds the square followed through perfect games (:class:`FirstHolder`,
+:class:`HeldThrows`, computed by :mod:`generator.claims.holder_wins`) are kept here beside
+:class:`HoldingWorth`, so that a claim's finding can name them without loading the numba pass.
 """
 
 from __future__ import annotations
@@ -50,6 +54,32 @@ class HoldingWorth:
     def worth(self) -> float:
         """The mean of the two comparisons: the worth of the square itself."""
         return (self.worth_short + self.worth_past) / 2
+
+
+@dataclass(frozen=True)
+class FirstHolder:
+    """Per game: does the side that first stands on the square go on to win?"""
+
+    pieces: int
+    first_player: float
+    """The first player's chance of winning under perfect play."""
+    games_taken: float
+    """The share of perfect games in which some side ever stands on the square."""
+    first_holder_wins: float
+    """Of those games, the share won by the side that stood on it first."""
+
+
+@dataclass(frozen=True)
+class HeldThrows:
+    """Per throw: at a throw made while a side holds the square, does that side win?"""
+
+    pieces: int
+    expected_throws: float
+    """Expected throws of a perfect game."""
+    held_throws: float
+    """Of those, the expected throws at which a side holds the square."""
+    holder_wins: float
+    """At those throws, the mean chance that the holder goes on to win."""
 
 
 def square_step(rules: Rules, side: Side, cell: str) -> int:

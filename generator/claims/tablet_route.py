@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from generator.claims.verdicts import (
@@ -12,11 +13,9 @@ from generator.claims.verdicts import (
     CheckSettings,
     ClaimResult,
     Verdict,
-    pieces_words,
 )
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim, Evidence, Ruling, SourceKind
-from generator.words import listing
 
 
 def tablet_evidence(catalog: Catalog, question: str) -> list[tuple[str, Any, Ruling]]:
@@ -45,29 +44,44 @@ def _part_verdict(claimed: Any, evidence: list[tuple[str, Any, Ruling]]) -> Verd
     return SUPPORTED if all(value == claimed for _, value, _ in evidence) else CONTRADICTED
 
 
+@dataclass(frozen=True)
+class TabletPoint:
+    """One point of the claim (the route, or the piece count) against the tablet: this
+    rulebook's value, the values quoted tablet readings give (route titles, piece counts;
+    none: no quotation speaks to it) and the verdict on the point."""
+
+    ours: str | int
+    quoted: tuple[str | int, ...]
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class TabletRoute:
+    route: TabletPoint
+    pieces: TabletPoint
+
+
 def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) -> ClaimResult:
     """The claim's route and piece count against what the tablet's own words, as quoted by a
     tablet-reading source, say on each: supported where they agree, contradicted where they
     differ, unsupported where no quote of the tablet speaks to the point."""
     resolved = catalog.resolve(claim.variant)
-    parts = {}
-    numbers = {}
     routes = catalog.equipment.routes
 
-    def shown(question: str, value: Any) -> str:
-        return routes[value].title if question == "route" else pieces_words(value)
+    def shown(question: str, value: Any) -> str | int:
+        return routes[value].title if question == "route" else int(value)
 
-    for question, label in (("route", "route"), ("pieces", "piece count")):
+    def point(question: str) -> TabletPoint:
         evidence = tablet_evidence(catalog, question)
-        parts[label] = _part_verdict(resolved.value(question), evidence)
-        numbers[f"{label}: this rulebook"] = shown(question, resolved.value(question))
         quoted = {ruling.id: shown(question, value) for _, value, ruling in evidence}
-        numbers[f"{label}: the tablet, quoted"] = (
-            listing(sorted(set(quoted.values())), None, "; ")
-            or "no quoted words of the tablet on this point"
+        return TabletPoint(
+            shown(question, resolved.value(question)),
+            tuple(dict.fromkeys(quoted.values())),
+            _part_verdict(resolved.value(question), evidence),
         )
-        numbers[f"{label}: verdict"] = parts[label]
-    verdicts = set(parts.values())
+
+    finding = TabletRoute(point("route"), point("pieces"))
+    verdicts = {finding.route.verdict, finding.pieces.verdict}
     verdict = (
         CONTRADICTED
         if CONTRADICTED in verdicts
@@ -75,29 +89,4 @@ def check_tablet_route(catalog: Catalog, claim: Claim, settings: CheckSettings) 
         if UNSUPPORTED in verdicts
         else SUPPORTED
     )
-    summary = (
-        f"The route is {parts['route']} and the piece count {parts['piece count']} by the"
-        " tablet's words as quoted: "
-        + (
-            "no quotation of the tablet gives a route (the route played for it is Finkel's"
-            " proposal, on another board); "
-            if parts["route"] == UNSUPPORTED
-            else ""
-        )
-        + (
-            "the tablet, as Finkel is quoted, gives each player five different pieces."
-            if parts["piece count"] == CONTRADICTED
-            else "the piece count agrees."
-            if parts["piece count"] == SUPPORTED
-            else "no quotation of the tablet gives a piece count."
-        )
-    )
-    method = (
-        "For the route and the piece count, the rulings of every tablet reading whose evidence is"
-        " stated or implied by a quotation from a source that reads the tablet (Finkel, or a writer"
-        " quoting him); encodings with no such quotation, such as a route drawn from a later"
-        " summary, count as no evidence."
-    )
-    return ClaimResult(
-        claim.id, claim.variant, claim.check, verdict, summary, method, numbers, True
-    )
+    return ClaimResult(claim.id, claim.variant, claim.check, verdict, finding, True)

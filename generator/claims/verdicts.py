@@ -1,12 +1,14 @@
-"""What every claim check gives and takes: the verdicts (:data:`SUPPORTED` and the rest), a
-claim's result with the evidence behind it (:class:`ClaimResult`), the checks' settings
-(:class:`CheckSettings`), and the few words and intervals the checks share."""
+"""What every claim check gives and takes: the verdicts (:class:`Verdict`), a claim's result
+with the evidence behind it (:class:`ClaimResult`), the checks' settings
+(:class:`CheckSettings`), the interval the checks share and the piece counts of their progress
+lines (the claims page words the results: ``generator/site/templates/claim-findings.txt.j2``)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +20,43 @@ from generator.words import number_word
 CLAIMS_VERSION = 6
 """Bump when a check could give a different result for the same rules."""
 
-Verdict = str
-SUPPORTED: Verdict = "supported"
-PARTLY: Verdict = "partly supported"
-CONTRADICTED: Verdict = "contradicted"
-UNSUPPORTED: Verdict = "unsupported"
-"""The evidence named does not bear the claim out, nor show it false."""
-CONSISTENT_WITH_ASSUMPTION: Verdict = "consistent with an assumed pace"
-"""Only true under an assumption no source states (a pace of play): it cannot be shown false."""
-NOT_CONSISTENT_WITH_ASSUMPTION: Verdict = "not consistent with any assumed pace"
-UNCHECKED: Verdict = "not checkable by the engine"
+
+class Verdict(Enum):
+    """A claim check's verdict (worded by the claims page, from the vocabulary's
+    ``claim-verdicts``)."""
+
+    SUPPORTED = "supported"
+    PARTLY = "partly-supported"
+    CONTRADICTED = "contradicted"
+    UNSUPPORTED = "unsupported"
+    """The evidence named does not bear the claim out, nor show it false."""
+    CONSISTENT_WITH_ASSUMPTION = "consistent-with-assumption"
+    """Only true under an assumption no source states (a pace of play): it cannot be shown
+    false."""
+    NOT_CONSISTENT_WITH_ASSUMPTION = "not-consistent-with-assumption"
+    UNCHECKED = "unchecked"
+
+
+SUPPORTED = Verdict.SUPPORTED
+PARTLY = Verdict.PARTLY
+CONTRADICTED = Verdict.CONTRADICTED
+UNSUPPORTED = Verdict.UNSUPPORTED
+CONSISTENT_WITH_ASSUMPTION = Verdict.CONSISTENT_WITH_ASSUMPTION
+NOT_CONSISTENT_WITH_ASSUMPTION = Verdict.NOT_CONSISTENT_WITH_ASSUMPTION
+UNCHECKED = Verdict.UNCHECKED
 
 
 @dataclass
 class ClaimResult:
-    """A claim's verdict and the evidence a reader needs to judge it."""
+    """A claim's verdict and the evidence a reader needs to judge it: the check's figures
+    (``finding``, a dataclass of the check's own, worded by the claims page; ``None`` for a
+    verdict of :data:`UNCHECKED` with no figures) and whether the method is exhaustive."""
 
     claim: str
     variant: str
     check: str
     verdict: Verdict
-    summary: str
-    method: str
-    numbers: dict[str, str] = field(default_factory=dict)
+    finding: Any
     exhaustive: bool = False
 
 
@@ -80,16 +96,6 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def percent(x: float) -> str:
-    return f"{100 * x:.1f} %"
-
-
-def nearly_all(x: float) -> str:
-    """A share as :func:`percent` gives it, but never "100.0 %" when it falls short of all."""
-    shown = percent(x)
-    return "more than 99.9 %" if x < 1 and shown == percent(1) else shown
-
-
 def rules_with_pieces(rules: Rules, pieces: int) -> Rules:
     """``rules`` with ``pieces`` a side (the solver's module only when the count changes: a
     cold build reading committed figures need not import it)."""
@@ -101,7 +107,8 @@ def rules_with_pieces(rules: Rules, pieces: int) -> Rules:
 
 
 def pieces_words(pieces: int) -> str:
-    """A piece count in words: "two pieces"."""
+    """A piece count in words, for progress lines (the claims page words its own): "two
+    pieces"."""
     return f"{number_word(pieces)} piece{'s' * (pieces != 1)}"
 
 

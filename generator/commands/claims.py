@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import load_or_report
     from generator.measure.core import Settings
     from generator.sim.results_files import provenance, write_results
+    from generator.site.claims_page import claim_words, findings_template
+    from generator.site.vocabulary import Vocabulary
 
     catalog = load_or_report(args.root)
     if catalog is None:
@@ -107,11 +109,15 @@ def run(args: argparse.Namespace) -> int:
         print("--write-results checks every claim: name none", file=sys.stderr)
         return 2
     began = time.perf_counter()
+    vocabulary = Vocabulary.of(catalog.equipment)
+    template = findings_template(vocabulary)
     for claim_id in args.claim or sorted(claims):
-        result = cc.check_claim(catalog, claims[claim_id], settings)
-        print(f"{claim_id}: {result.verdict}")
-        print(f"  {result.summary}")
-        for label, figure in result.numbers.items():
+        said = claim_words(
+            cc.check_claim(catalog, claims[claim_id], settings), vocabulary, template
+        )
+        print(f"{claim_id}: {said.verdict}")
+        print(f"  {said.summary}")
+        for label, figure in said.numbers:
             print(f"  {label}: {figure}")
     if settings.worths is not None and settings.figures is not None:
         command = WRITE_COMMAND + (" --no-cache" if args.no_cache else "")

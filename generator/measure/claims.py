@@ -15,14 +15,19 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
+import types
+import typing
+from enum import Enum
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from generator.claims.claim_checks import CHECKS, check_claim
+from generator.claims.claim_checks import CHECKS, FINDINGS, check_claim
 from generator.claims.figures import committed_figures
 from generator.claims.game_minutes import SECONDS_PER_THROW as SECONDS_PER_THROW
 from generator.claims.verdicts import CLAIMS_VERSION, CheckSettings
 from generator.claims.verdicts import ClaimResult as ClaimResult
+from generator.claims.verdicts import Verdict as Verdict
 from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
@@ -42,7 +47,7 @@ def catalogue_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-VERDICTS_VERSION = 2
+VERDICTS_VERSION = 3
 """Bump when a check words its verdict or lists its figures differently from the same
 figures (:data:`CLAIMS_VERSION` keys the figures themselves, committed ones included): cached
 verdicts are checked again, the committed figures still read."""
@@ -66,20 +71,73 @@ def _cached_verdict(path: Path) -> ClaimResult | None:
     names = {f.name for f in dataclasses.fields(ClaimResult)}
     if not isinstance(payload, dict) or set(payload) != names:
         return None
-    numbers = payload["numbers"]
-    if not isinstance(numbers, list) or not all(
-        isinstance(row, list) and len(row) == 2 and all(isinstance(x, str) for x in row)
-        for row in numbers
-    ):
-        return None  # written before the rows kept their order
-    return ClaimResult(**{**payload, "numbers": dict(numbers)})
+    kind = FINDINGS.get(payload["check"]) if isinstance(payload["check"], str) else None
+    found = payload["finding"]
+    try:
+        return ClaimResult(
+            **{
+                **payload,
+                "verdict": Verdict(payload["verdict"]),
+                "finding": None if kind is None or found is None else _decoded(kind, found),
+            }
+        )
+    except (ValueError, TypeError):
+        return None  # written by another version of the checks
 
 
 def _verdict_payload(result: ClaimResult) -> dict[str, Any]:
-    """``result`` as the cache keeps it: the numbers as rows, so they keep the order the check
-    gave them (the cache's JSON sorts an object's keys): a page built from the cache lists
-    them as one built from a fresh check."""
-    return {**dataclasses.asdict(result), "numbers": [list(row) for row in result.numbers.items()]}
+    """``result`` as the cache keeps it: its finding's dataclasses as objects, tuples as
+    lists, fractions as text and the verdict by its value."""
+    return {f.name: _encoded(getattr(result, f.name)) for f in dataclasses.fields(result)}
+
+
+def _encoded(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _encoded(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_encoded(item) for item in value]
+    return value
+
+
+def _decoded(kind: Any, payload: Any) -> Any:
+    """``payload`` (as :func:`_encoded` wrote it) as a ``kind``, read from its type hints;
+    ``ValueError`` where it does not fit."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        hints = typing.get_type_hints(kind)
+        names = {f.name for f in dataclasses.fields(kind)}
+        if not isinstance(payload, dict) or set(payload) != names:
+            raise ValueError(f"not a {kind}")
+        return kind(**{name: _decoded(hints[name], payload[name]) for name in names})
+    if origin is tuple:
+        if not isinstance(payload, list):
+            raise ValueError("not a list")
+        kinds = [args[0]] * len(payload) if args[1:] == (Ellipsis,) else list(args)
+        if len(kinds) != len(payload):
+            raise ValueError("a tuple of another length")
+        return tuple(_decoded(k, item) for k, item in zip(kinds, payload, strict=True))
+    if origin in (typing.Union, types.UnionType):
+        for option in args:
+            try:
+                return _decoded(option, payload)
+            except ValueError:
+                continue
+        raise ValueError(f"none of {args}")
+    if kind is type(None) and payload is None:
+        return None
+    if kind is Fraction and isinstance(payload, str):
+        return Fraction(payload)
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return kind(payload)
+    if kind is float and isinstance(payload, int | float) and not isinstance(payload, bool):
+        return float(payload)
+    if kind in (int, str, bool) and type(payload) is kind:
+        return payload
+    raise ValueError(f"not a {kind}")
 
 
 def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]:
@@ -105,14 +163,15 @@ def check_claims(catalog: Catalog, settings: Settings) -> dict[str, ClaimResult]
             results[claim.id] = check_claim(catalog, claim, check)
             write_json(path, _verdict_payload(results[claim.id]))
             settings.log(
-                f"claim {claim.id}: {results[claim.id].verdict}"
+                f"claim {claim.id}: {results[claim.id].verdict.value}"
                 f" ({time.perf_counter() - began:.1f} s)"
             )
     return results
 
 
 def claim_problems(results: dict[str, ClaimResult]) -> list[str]:
-    """A claim's verdict is words and its numbers are already worded: nothing to check."""
+    """A claim's verdict and its figures are typed values, worded by the claims page: nothing
+    to check."""
     return []
 
 

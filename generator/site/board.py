@@ -293,25 +293,36 @@ def square_names(words: Vocabulary, board: Board, route: Route) -> dict[Cell, st
 def route_description(words: Vocabulary, board: Board, route: Route) -> str:
     """The text alternative of a board diagram: each side's route as runs of squares through
     the rows of the board, the rosettes' steps and the shared squares, all in words."""
+    said = words.drawing
     sides = []
-    for side, cells in (("Light", route.light), ("Dark", route.dark)):
+    for side, cells in (("light", route.light), ("dark", route.dark)):
         runs = []
         step = 1
         for row, run in groupby(cells, key=lambda c: parse_cell(c)[0]):
             count = len(list(run))
             last = step + count - 1
-            span = {1: f"square {step}", 2: f"squares {step} and {last}"}.get(
-                count, f"squares {step} to {last}"
+            span = said(
+                {1: "one-square", 2: "two-squares"}.get(count, "squares"), first=step, last=last
             )
-            runs.append(f"{span} in {words.data['rows'].get(f'r{row}', f'row {row}')}")
+            named = words.data["rows"].get(f"r{row}")
+            if named is None:
+                named = said("row", row=row)
+            runs.append(said("run", span=span, row=named))
             step += count
         rosettes = [str(i + 1) for i, c in enumerate(cells) if c in board.rosettes]
         sides.append(
-            f"{side}'s route ({route.length} squares): {listing(runs)}, then off the board; "
-            f"rosettes on its squares {listing(rosettes) or 'none'}."
+            said(
+                "side",
+                side=said(side),
+                length=route.length,
+                runs=listing(runs),
+                rosettes=listing(rosettes) or said("none"),
+            )
         )
     shared = [i + 1 for i, c in enumerate(route.light) if c in route.shared_cells()]
-    return (
-        f"{board.title}. {' '.join(sides)} Squares both routes pass through (shaded): "
-        f"light's squares {number_ranges(shared) if shared else 'none'}."
+    return said(
+        "board",
+        board=board.title,
+        sides=" ".join(sides),
+        shared=number_ranges(shared) if shared else said("none"),
     )

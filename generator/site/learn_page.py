@@ -28,6 +28,7 @@ from generator.site.context import SiteContext, variant_page
 from generator.site.examples import ExampleWords, path_cells, pieces_on_board
 from generator.site.facts import RouteShape, route_shape
 from generator.site.render import environment, markdown_text, render
+from generator.site.vocabulary import Vocabulary
 from generator.words import listing, number_word
 
 LEARN_PAGE = "learn/index.md"
@@ -77,19 +78,21 @@ THROW_ROW = 34
 THROW_WIDTH = 420
 
 
-def throws_svg(rows: list[ThrowRow], svg_id: str) -> Markup:
+def throws_svg(rows: list[ThrowRow], svg_id: str, words: Vocabulary) -> Markup:
     """The throws as a picture: for each, the lots (marked ones dotted), the throw, a bar as
-    long as its chance and the chance in words ("6 in 16")."""
+    long as its chance and the chance in words ("6 in 16"); titled for screen readers in the
+    vocabulary's words."""
     denominator = max(r.probability.denominator for r in rows)
     likeliest = max(r.probability for r in rows)
     height = THROW_ROW * len(rows) + 34
+    chances = listing(
+        [f"{r.throw}: {chance(r.probability, denominator)}" for r in rows], None, "; "
+    )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ur-throws" role="img" '
         f'aria-labelledby="{svg_id}-title" viewBox="0 0 {THROW_WIDTH} {height}" '
         f'width="{THROW_WIDTH}" height="{height}">',
-        f'<title id="{svg_id}-title">The chance of each throw: '
-        + listing([f"{r.throw}: {chance(r.probability, denominator)}" for r in rows], None, "; ")
-        + "</title>",
+        f'<title id="{svg_id}-title">{words.drawing("throws", chances=chances)}</title>',
         '<text x="8" y="18" font-size="14" fill="#3a2a10">dice</text>',
         '<text x="150" y="18" font-size="14" fill="#3a2a10" text-anchor="middle">throw</text>',
         '<text x="180" y="18" font-size="14" fill="#3a2a10">how often</text>',
@@ -244,7 +247,7 @@ def learn_context(ctx: SiteContext, variant_id: str, playable: bool) -> dict[str
             description=route_description(ctx.words, resolved.board, resolved.route),
             names=square_names(ctx.words, resolved.board, resolved.route),
         ),
-        "throws_svg": throws_svg(rows, "learn-throws"),
+        "throws_svg": throws_svg(rows, "learn-throws", ctx.words),
         "scenes": drawn,
     }
 

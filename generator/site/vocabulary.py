@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from generator.measure.claims import Verdict as ClaimVerdict
 from generator.measure.engine_readings import Verdict
 from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
 from generator.model.play_checks import PlayProblem
@@ -285,6 +286,23 @@ class Vocabulary:
         if words is None:
             raise NoWords(f"no words for the claim check {name!r}: add it to {DATA.name}'s checks")
         return str(words)
+
+    def claim_verdict(self, verdict: ClaimVerdict) -> str:
+        """A claim check's verdict, in words."""
+        words = self.data.get("claim-verdicts", {}).get(verdict.value)
+        if words is None:
+            raise NoWords(
+                f"no words for the claim verdict {verdict.value!r}: add it to {DATA.name}'s"
+                " claim-verdicts"
+            )
+        return str(words)
+
+    def drawing(self, key: str, **values: object) -> str:
+        """Words of a drawing (``drawings:`` in the vocabulary), with ``values`` filled in."""
+        words = self.data["drawings"].get(key)
+        if words is None:
+            raise NoWords(f"no words for the drawing's {key!r}: add it under drawings: in {DATA}")
+        return str(words).format(**values)
 
     def page(self, key: str, **values: object) -> tuple[str, str]:
         """A generated page's title and description (``pages:`` in the vocabulary), with
