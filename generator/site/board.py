@@ -22,7 +22,8 @@ from itertools import groupby
 from markupsafe import Markup
 
 from generator.model.equipment import Board, Cell, Route, parse_cell
-from generator.site.vocabulary import Vocabulary, listing, number_ranges
+from generator.site.vocabulary import Vocabulary, number_ranges
+from generator.words import listing
 
 CELL = 60
 MARGIN = 30

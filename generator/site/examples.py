@@ -15,7 +15,8 @@ from generator.engine.rules import Rules, Side
 from generator.measure.examples import ExampleKind, Move, MoveLine, Refused
 from generator.model.equipment import Cell
 from generator.site.board import Pieces
-from generator.site.vocabulary import Vocabulary, listing
+from generator.site.vocabulary import Vocabulary
+from generator.words import listing
 
 KIND_TITLES = {
     ExampleKind.CAPTURE: "A capture",

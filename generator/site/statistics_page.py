@@ -29,7 +29,7 @@ from generator.site.charts import Interval, histogram_chart, interval_chart, lin
 from generator.site.context import SiteContext, question_page, variant_page
 from generator.site.full_games_view import full_games_view, solved_game
 from generator.site.render import environment, figure, render
-from generator.site.vocabulary import listing
+from generator.words import listing
 
 
 @dataclass

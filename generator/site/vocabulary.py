@@ -32,8 +32,7 @@ from generator.model.equipment import Board, Cell, Equipment, Route, parse_cell
 from generator.model.play_checks import PlayProblem
 from generator.model.yamlsource import load_data
 from generator.site.render import in_sentence
-from generator.words import listing as listing  # the one joiner, where the pages import it
-from generator.words import plural
+from generator.words import listing, plural
 
 DATA = Path(__file__).parent / "data" / "vocabulary.yml"
 EQUIPMENT_QUESTIONS = ("board", "route", "dice")
