@@ -12,6 +12,7 @@ import os
 import sys
 import time
 
+from generator.commands._lines import line
 from generator.commands._options import MAX_SEED, positive_number, whole_number
 
 ORDER = 8
@@ -27,10 +28,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=whole_number(0, MAX_SEED), default=None, help="seed (default 20261130)"
     )
-
-
-def line(name: str, value: float, unit: str) -> None:
-    print(f"{name}: {value:,.{0 if value >= 100 else 3}f} {unit}", flush=True)
+    parser.add_argument(
+        "--browser",
+        action="store_true",
+        help="add the browser engine's figures, measured in headless Chromium"
+        " (generator.commands._bench_browser.py)",
+    )
+    parser.add_argument(
+        "--computer",
+        type=whole_number(0, 10**7),
+        default=0,
+        metavar="GAMES",
+        help="with --browser: the computer against random in every played rulebook, GAMES a"
+        " seat, beside the site's strongest agent's committed score",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,6 +109,12 @@ def run(args: argparse.Namespace) -> int:
             "ratio fast kernel / royalur (processor time)", kernel_cpu_rate / royalur_rates[1], "x"
         )
     solve_time(rules)
+    if args.browser:
+        from generator.commands._bench_browser import browser_lines
+        from generator.sim.suite import simulated_variants
+
+        played = {v.id: compile_rules(v) for v in simulated_variants(catalog)}
+        browser_lines(played, variant, seed, args.seconds, args.computer)
     return 0
 
 

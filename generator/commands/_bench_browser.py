@@ -1,0 +1,227 @@
+"""The browser engine measured in headless Chromium, for ``ur-variants bench --browser``: its
+random games a second against the native kernel's on one core, its first player's share beside
+the kernel's (the same game: the shares agree within sampling error), the computer's think
+time per move, and with ``--computer GAMES`` the computer's score against random in every
+played rulebook beside the site's strongest agent's committed score there.
+
+The engine (``generator/site/assets/ur-engine.js``) and the rules files are written as the
+build writes them into a temporary folder, served on loopback and driven by Playwright. The
+rates are per wall-clock second (the browser gives no processor time), so the load average is
+printed first: compare ratios measured in one run, on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.commands._lines import line
+from generator.engine.rules import Rules
+from generator.measure.play_rules import played
+from generator.sim import fast
+from generator.sim.encode import encode_rules
+from generator.sim.stats import wilson
+from generator.site.local_server import CHROMIUM_ARGS, find_chromium, serve
+from generator.site.play_files import RULES_FOLDER, rules_file
+
+ENGINE = Path(__file__).resolve().parent.parent / "site" / "assets" / "ur-engine.js"
+REPEATS = 20
+"""Each timed move is chosen this many times and the time divided: Chromium's clock reads in
+steps of 0.1 ms on a page that is not cross-origin isolated, longer than most moves take."""
+THINK_MOVES = 2000
+PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head>'
+
+BROWSER_GAMES = """async ([url, id, seed, seconds]) => {
+  const { UrEngine } = await import(url);
+  const game = await UrEngine.load(id);
+  game.simulate(500, seed + 1, "random", "random");  // compiled before it is timed
+  let games = 0, wins = 0, throws = 0, spent = 0;
+  const batch = 2000;
+  while (spent < seconds) {
+    const run = game.simulate(batch, seed + games, "random", "random");
+    games += batch; wins += run.firstWins; throws += run.meanThrows * batch; spent += run.seconds;
+  }
+  return { games, wins, throws, seconds: spent };
+}"""
+
+THINK_TIMES = """async ([url, id, moves, repeats]) => {
+  const { UrEngine } = await import(url);
+  const game = await UrEngine.load(id);
+  let state = 7;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+  const draw = () => {
+    let u = random(), k = 0;
+    while (k < game.throws.length - 1 && u >= game.throws[k][1]) u -= game.throws[k++][1];
+    return game.throws[k][0];
+  };
+  const times = [];
+  let position = game.start();
+  while (times.length < moves) {
+    if (game.winner(position) !== null) position = game.start();
+    const t = draw();
+    const began = performance.now();
+    for (let r = 0; r < repeats; r++) game.choose(position, t);
+    times.push((performance.now() - began) / repeats);
+    const after = game.moves(position, t);
+    position = after[Math.floor(random() * after.length)];
+  }
+  return times;
+}"""
+
+COMPUTER_SCORE = """async ([url, id, games, seed]) => {
+  const { UrEngine } = await import(url);
+  const game = await UrEngine.load(id);
+  const first = game.simulate(games, seed, "computer", "random");
+  const second = game.simulate(games, seed + games, "random", "computer");
+  return { first: first.firstWins, second: games - second.firstWins, games };
+}"""
+
+
+@dataclass(frozen=True)
+class Share:
+    """Wins out of games."""
+
+    wins: int
+    games: int
+
+    @property
+    def estimate(self) -> float:
+        return self.wins / self.games
+
+
+@contextmanager
+def engine_page(rules: dict[str, Rules]) -> Iterator[tuple[Any, str]]:
+    """A Chromium page on a loopback site holding the engine and ``rules``' files, and the
+    engine module's address."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = find_chromium()
+    if chromium is None:
+        raise RuntimeError("chromium is not installed: run `bash scripts/install-chromium.sh`")
+    with tempfile.TemporaryDirectory(prefix="ur-bench-") as temporary:
+        folder = Path(temporary)
+        (folder / "assets").mkdir()
+        shutil.copy(ENGINE, folder / "assets" / ENGINE.name)
+        (folder / RULES_FOLDER).mkdir(parents=True)
+        for rulebook, compiled in rules.items():
+            (folder / RULES_FOLDER / f"{rulebook}.json").write_text(rules_file(played(compiled)))
+        (folder / "index.html").write_text(PAGE)
+        with serve(folder) as site, sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path=chromium, headless=True, args=CHROMIUM_ARGS
+            )
+            page = browser.new_page()
+            page.goto(site.address(""))
+            try:
+                yield page, site.address("assets/ur-engine.js")
+            finally:
+                browser.close()
+
+
+def kernel_random_games(packed: Any, seed: int, seconds: float) -> tuple[int, int, float]:
+    """Random-against-random games the kernel plays in about ``seconds``: games, first-player
+    wins, wall-clock seconds."""
+    fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, 0, 10)  # compiled, not timed
+    games = wins = 0
+    elapsed = 0.0
+    batch = 20_000
+    while elapsed < seconds:
+        began = time.perf_counter()
+        table = fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, games, batch)
+        elapsed += time.perf_counter() - began
+        games += batch
+        wins += int((table[:, fast.WINNER] == 0).sum())
+    return games, wins, elapsed
+
+
+def speed_lines(
+    page: Any, url: str, rulebook: str, rules: Rules, seed: int, seconds: float
+) -> None:
+    """Games a second in the browser and the kernel, their first player's shares, and the
+    computer's think time."""
+    browser = page.evaluate(BROWSER_GAMES, [url, rulebook, seed, seconds])
+    times = sorted(page.evaluate(THINK_TIMES, [url, rulebook, THINK_MOVES, REPEATS]))
+    games, wins, elapsed = kernel_random_games(encode_rules(rules).packed(), seed, seconds)
+    browser_rate, kernel_rate = browser["games"] / browser["seconds"], games / elapsed
+    in_browser, in_kernel = Share(browser["wins"], browser["games"]), Share(wins, games)
+    line(f"browser engine {rulebook} random-vs-random games per second", browser_rate, "games/s")
+    line(f"kernel {rulebook} random-vs-random games per second (one core)", kernel_rate, "games/s")
+    line("ratio browser engine / kernel (wall clock)", browser_rate / kernel_rate, "x")
+    line("browser engine first player's share", 100 * in_browser.estimate, "%")
+    line("kernel first player's share", 100 * in_kernel.estimate, "%")
+    line("difference of the shares in standard errors", difference_z(in_browser, in_kernel), "")
+    line("browser engine throws per game", browser["throws"] / browser["games"], "throws")
+    line("browser computer think time per move, median", times[len(times) // 2], "ms")
+    line("browser computer think time per move, worst", times[-1], "ms")
+    line("browser computer moves timed", len(times), "moves")
+
+
+def difference_z(a: Share, b: Share) -> float:
+    """How many standard errors apart two shares are (two-proportion z)."""
+    pooled = (a.wins + b.wins) / (a.games + b.games)
+    error = math.sqrt(pooled * (1 - pooled) * (1 / a.games + 1 / b.games))
+    return (a.estimate - b.estimate) / error if error else 0.0
+
+
+def computer_lines(page: Any, url: str, rules: dict[str, Rules], games: int, seed: int) -> None:
+    """Per rulebook, the browser computer's score against random over both seats, beside the
+    site's strongest agent's committed score there (``results/agents-vs-random.json``)."""
+    from generator.solver import agent_check
+
+    committed = agent_check.read_results()
+    for rulebook in rules:
+        score = page.evaluate(COMPUTER_SCORE, [url, rulebook, games, seed])
+        share = Share(score["first"] + score["second"], 2 * score["games"])
+        interval = wilson(share.wins, share.games)
+        best = strongest(committed, rulebook)
+        line(f"browser computer against random, {rulebook}", 100 * share.estimate, "%")
+        line(f"  95 % interval from, {rulebook}", 100 * interval["low"], "%")
+        line(f"  95 % interval to, {rulebook}", 100 * interval["high"], "%")
+        if best is not None:
+            agent, estimate = best
+            line(f"  site's strongest agent ({agent}), committed, {rulebook}", 100 * estimate, "%")
+            line(
+                f"  computer minus that agent, {rulebook}",
+                100 * (share.estimate - estimate),
+                "points",
+            )
+
+
+def strongest(committed: dict[str, Any] | None, rulebook: str) -> tuple[str, float] | None:
+    """The agent with the best committed score against random among those the site uses on
+    ``rulebook``, and that score."""
+    from generator.solver import agent_check
+
+    qualified = agent_check.qualified_agents(committed, rulebook)
+    if committed is None or not qualified:
+        return None
+    scores = committed["scores"][rulebook]
+    agent = max(qualified, key=lambda a: scores[a]["estimate"])
+    return agent, float(scores[agent]["estimate"])
+
+
+def browser_lines(
+    rules: dict[str, Rules], speed_rulebook: str, seed: int, seconds: float, computer_games: int
+) -> None:
+    """The browser section of ``ur-variants bench``; skipped with a line saying why where
+    Playwright or Chromium is missing."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        print("browser engine: playwright is not installed (make setup-test); skipped")
+        return
+    if find_chromium() is None:
+        print("browser engine: chromium is not installed (scripts/install-chromium.sh); skipped")
+        return
+    wanted = rules if computer_games else {speed_rulebook: rules[speed_rulebook]}
+    with engine_page(wanted) as (page, url):
+        speed_lines(page, url, speed_rulebook, rules[speed_rulebook], seed, seconds)
+        if computer_games:
+            computer_lines(page, url, rules, computer_games, seed)
