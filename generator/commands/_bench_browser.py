@@ -41,7 +41,9 @@ PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench<
 BROWSER_GAMES = """async ([url, id, seed, seconds]) => {
   const { UrEngine } = await import(url);
   const game = await UrEngine.load(id);
-  game.simulate(500, seed + 1, "random", "random");  // compiled before it is timed
+  // a second of untimed games first: the engine is compiled in tiers, the last after
+  // thousands of games
+  for (let warm = 0; warm < 1; ) warm += game.simulate(2000, seed + 1, "random", "random").seconds;
   let games = 0, wins = 0, throws = 0, spent = 0;
   const batch = 2000;
   while (spent < seconds) {
