@@ -299,3 +299,33 @@ def test_screenshots_of_a_play_page(
     shot = screenshot_folder / f"play-{COMMON}-{size}.png"
     page.screenshot(path=str(shot), full_page=True)
     record_screenshot(request.config, shot)
+
+
+EVENTS_EACH = 60
+"""Events to watch in each rulebook: past its start, its entries and first captures."""
+
+
+def test_every_played_rulebook_plays_on_its_page(
+    open_page: OpenPage, site: ServedSite, built_site: Path, catalog: Catalog
+) -> None:
+    """The computer against itself on each page for a while (the full games above play two
+    rulebooks to the end): each rulebook's own dice, entry, passes and extra throws said in
+    words linked to its own rulings, with no page error."""
+    page = open_page()
+    rulebooks = sorted(p.stem for p in (built_site / "play" / "rules").glob("*.json"))
+    log = page.locator('[data-play="log"] li')
+    for rulebook in rulebooks:
+        data = open_play(page, site, rulebook)
+        set_players(page, "computer", "computer")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('[data-play=log] li').length >= {EVENTS_EACH}"
+        )
+        set_players(page, "person", "person")
+        rulings = resolved_rulings(catalog, rulebook)
+        hrefs = page.eval_on_selector_all(
+            '[data-play="log"] a', "(links) => links.map((a) => a.getAttribute('href'))"
+        )
+        assert hrefs and {h.rstrip("/").rsplit("/", 1)[-1] for h in hrefs} <= set(rulings)
+        assert log.count() >= EVENTS_EACH and page.locator(".play-error").is_hidden()
+        assert data["rulebook"] == rulebook
+    print(f"{len(rulebooks)} rulebooks played for {EVENTS_EACH} events each")
