@@ -25,6 +25,7 @@ from generator.site.local_server import ServedSite
 
 from .conftest import DESKTOP, PHONE, OpenPage, record_screenshot
 from .test_accessibility import axe_findings
+from .test_layout import _OVERFLOW
 
 pytestmark = pytest.mark.browser
 
@@ -296,6 +297,8 @@ def test_screenshots_of_a_play_page(
             options.first.click()
         page.wait_for_function("() => !document.querySelector('[data-play=throw]').disabled")
     page.locator("#ur-play [data-option]").first.focus()
+    fit = page.evaluate(_OVERFLOW)
+    assert fit["outside"] == 0, f"{size}: wider than the screen: {fit['culprits']}"
     shot = screenshot_folder / f"play-{COMMON}-{size}.png"
     page.screenshot(path=str(shot), full_page=True)
     record_screenshot(request.config, shot)
