@@ -27,7 +27,8 @@ from generator.site.edition_copies import edition_files
 from generator.site.edition_pages import about_edition, changes_page, ruling_index, short_pages
 from generator.site.learn_page import PLAY_PAGE, learn_page
 from generator.site.navigation import navigation
-from generator.site.play_files import play_files
+from generator.site.play_files import RULES_FOLDER, play_files
+from generator.site.play_pages import play_pages
 from generator.site.reference_pages import (
     abbreviations,
     glossary_page,
@@ -78,6 +79,8 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
     engine's verdicts) and the statistics charts (another sixth) are rendered in forked
     processes meanwhile; the files are the same."""
     measured = measured_figures(ctx, results)
+    rules_files = play_files(ctx.catalog)
+    played = {path.removeprefix(f"{RULES_FOLDER}/").removesuffix(".json") for path in rules_files}
 
     def comparison() -> dict[str, str]:
         comparer = Comparer(ctx, results.get(CROSS_CHECKS) if results else None)
@@ -91,7 +94,7 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
         Forked(lambda: chart_files(ctx, results, measured), fork=fork) as drawn,
         Forked(comparison, fork=fork) as compared,
     ):
-        variants = {**variant_pages(ctx, measured.per_variant), **variants_index(ctx)}
+        variants = {**variant_pages(ctx, measured.per_variant, played), **variants_index(ctx)}
         rest: dict[str, str | bytes] = {
             **question_pages(ctx, measured.per_question, measured.family),
             **sources_page(ctx),
@@ -107,7 +110,8 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
         }
         files: dict[str, str | bytes] = {**variants, **compared.result(), **rest}
     files.update(which_rules_page(ctx, measured.per_variant))
-    files.update(play_files(ctx.catalog))
+    files.update(rules_files)
+    files.update(play_pages(ctx, played))
     files.update(learn_page(ctx, playable=PLAY_PAGE in files))
     files[".generated/mkdocs.yml"] = generated_config(ctx, files)
     files[".includes/abbreviations.md"] = abbreviations(glossary_terms())
