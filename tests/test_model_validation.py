@@ -399,7 +399,8 @@ def measured_reading_malformed(ws: Workspace) -> tuple[str, int]:
 def question_without_value_form(ws: Workspace) -> tuple[str, int]:
     """A question the data adds without a check of its values' form in the code."""
     question = "  - id: colour-of-pieces\n    title: Colour of the pieces\n"
-    question += "    explanation: Which colour each side plays.\n    engine: none\n    value: text\n"
+    question += "    explanation: Which colour each side plays.\n"
+    question += "    engine: none\n    value: text\n"
     ws.replace("questions.yml", "  - id: must-move\n", question + "  - id: must-move\n")
     return "questions.yml", ws.line_of("questions.yml", "- id: colour-of-pieces")
 
