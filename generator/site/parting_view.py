@@ -36,9 +36,11 @@ class PartingSide:
 
 @dataclass(frozen=True)
 class DrawnParting:
-    """The parting as the page shows it: the side to move, the throw, how far from the start,
-    where the pieces stand, and each rulebook's side (in the page's order)."""
+    """The parting as the page shows it: whose game the position is from, the side to move,
+    the throw, how far from the start, where the pieces stand, and each rulebook's side (in
+    the page's order)."""
 
+    host: Variant
     mover: str
     throw: int
     plies: int
@@ -87,7 +89,10 @@ def draw_parting(
         return PartingSide(variant, svg, moves)
 
     a, b = variants
-    return DrawnParting(mover, parting.throw, parting.plies, where, (drawn(a, b), drawn(b, a)))
+    game = a if a.id == parting.host else b
+    return DrawnParting(
+        game, mover, parting.throw, parting.plies, where, (drawn(a, b), drawn(b, a))
+    )
 
 
 def _marked(rules: Rules, line: MoveLine, throw: int, side: Side) -> MovePath | None:

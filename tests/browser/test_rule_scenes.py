@@ -95,7 +95,7 @@ def test_a_worked_example_is_stepped_through_with_buttons_and_keys(
     page = open_page(viewport={"width": 1280, "height": 900})
     page.goto(site.address(RULEBOOK))
     fold = page.locator("details.example-fold").first
-    fold.locator("summary").click()
+    fold.locator(":scope > summary").click()
     figures = fold.locator(".example-boards > figure")
     steps = fold.locator(".example-steps")
     assert figures.count() == 2 and steps.count() == 1
@@ -121,7 +121,7 @@ def test_without_scripts_a_worked_example_is_a_plain_sequence(
     page = context.new_page()
     page.goto(site.address(RULEBOOK))
     fold = page.locator("details.example-fold").first
-    fold.locator("summary").click()
+    fold.locator(":scope > summary").click()
     figures = fold.locator(".example-boards > figure")
     assert figures.count() == 2 and all(figures.nth(i).is_visible() for i in range(2))
     assert fold.locator(".example-steps").count() == 0
