@@ -7,6 +7,7 @@ from collections.abc import Collection
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results
 from generator.measure.cross_checks import CROSS_CHECKS
+from generator.measure.parting import PARTINGS
 from generator.processes import Forked
 from generator.site.cite import (
     AUTHOR,
@@ -85,7 +86,12 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
     def comparison() -> dict[str, str]:
         comparer = Comparer(ctx, results.get(CROSS_CHECKS) if results else None)
         pairs = pair_pages(
-            ctx, comparer, measured.per_variant, measured.per_question, measured.family
+            ctx,
+            comparer,
+            measured.per_variant,
+            measured.per_question,
+            measured.family,
+            results.get(PARTINGS) if results else None,
         )
         return {**compare_index(ctx, comparer), **pairs}
 

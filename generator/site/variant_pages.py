@@ -30,6 +30,7 @@ from generator.site.context import (
 )
 from generator.site.examples import KIND_TITLES, ExampleWords, path_cells, pieces_on_board
 from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
+from generator.site.learn_page import DrawnScene, draw
 from generator.site.play_pages import play_page
 from generator.site.reference_pages import Term, glossary_terms
 from generator.site.render import environment, lower_first, render
@@ -90,6 +91,10 @@ class PlayStep:
 
     title: str
     sentences: tuple[tuple[str, str, bool], ...]
+    scene: DrawnScene | None = None
+    """The step's rule on a small board (the learn page's scene for this rulebook: a position
+    built from its own rules and the move the engine plays there), shown when the row is
+    focused, hovered or tapped; None where the step has no scene or the rules no such move."""
 
 
 @dataclass(frozen=True)
@@ -138,8 +143,20 @@ def how_to_play(ctx: SiteContext, variant_id: str) -> list[PlayStep]:
                     (ctx.describe(sections[q].ruling) + ".", sections[q].anchor, False)
                 )
         if sentences:
-            steps.append(PlayStep(group["title"], tuple(sentences)))
+            scene = _step_scene(ctx, variant_id, group.get("scene"), group["title"])
+            steps.append(PlayStep(group["title"], tuple(sentences), scene))
     return steps
+
+
+def _step_scene(
+    ctx: SiteContext, variant_id: str, key: str | None, title: str
+) -> DrawnScene | None:
+    """The learn page's scene ``key`` for this rulebook, drawn small (the board before the
+    move, the move marked)."""
+    scene = ctx.engine.lesson(variant_id).scenes.get(key) if key else None
+    if scene is None:
+        return None
+    return draw(ctx, ctx.resolved[variant_id], scene, f"rule-{key}", title, after=False)
 
 
 def _arises(ctx: SiteContext, variant_id: str, ruling: Ruling) -> bool:
