@@ -7,7 +7,9 @@ plays the variant with another number of pieces a side (e.g. Finkel's rules with
 --set QUESTION=VALUE with one ruling changed (as simulate does). The full seven-piece game
 of Finkel's rules needs about 1.71 GiB by the solver's own estimate (within the default
 limit). The states and memory a solve needs are counted before it starts, and a solve over
-the limit is refused.
+the limit is refused. --plan --workers K solves nothing: it prints a distributed solve's plan
+for K workers (generator/solver/solve_plan.py: each worker's states and memory, the values
+crossing workers each sweep, whether a worker fits --max-memory-gb).
 """
 
 from __future__ import annotations
@@ -18,11 +20,16 @@ import resource
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.commands._options import add_set_argument, add_solve_arguments, whole_number
 from generator.model.values import MAX_PIECES
 
+if TYPE_CHECKING:
+    from generator.engine.rules import Rules
+
 ORDER = 40
+MAX_WORKERS = 100_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +51,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_solve_arguments(parser, 4.0)
     add_set_argument(parser, "solve")
+    parser.add_argument(
+        "--plan",
+        action="store_true",
+        help="count the states and print a distributed solve's memory per worker and traffic"
+        " per sweep for --workers, and whether it fits --max-memory-gb a worker; solves nothing",
+    )
+    parser.add_argument(
+        "--workers",
+        type=whole_number(1, MAX_WORKERS),
+        default=None,
+        help="workers the plan splits each layer among (with --plan)",
+    )
 
 
 def unwritable(folder: Path) -> str | None:
@@ -73,6 +92,15 @@ def run(args: argparse.Namespace) -> int:
     from generator.solver.solution import SolveRefused
     from generator.solver.solve import solve, with_pieces
 
+    if args.workers is not None and not args.plan:
+        print(
+            "--workers: a distributed solve is not built yet; add --plan to print its plan",
+            file=sys.stderr,
+        )
+        return 2
+    if args.plan and args.workers is None:
+        print("--plan: give --workers K, the workers to plan for", file=sys.stderr)
+        return 2
     catalog = load_named(args.root, args.variant)
     if isinstance(catalog, int):
         return catalog
@@ -82,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     status = 0
     cache_dir = args.cache_dir or args.root / ".cache" / "solve"
-    if not args.no_cache and (problem := unwritable(cache_dir)):
+    if not args.no_cache and not args.plan and (problem := unwritable(cache_dir)):
         print(problem, file=sys.stderr)
         return 2
     for variant in args.variant:
@@ -94,6 +122,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.pieces is not None:
                 rules = with_pieces(rules, args.pieces)
+            if args.plan:
+                print_plan(variant, rules, args.workers, int(args.max_memory_gb * 2**30))
+                continue
             solution = solve(
                 rules,
                 cache_dir=None if args.no_cache else cache_dir,
@@ -102,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.progress
                 else None,
             )
-        except (SolveRefused, ValueError) as error:
+        except (SolveRefused, ValueError) as error:  # PlanRefused too
             print(f"{variant}: {error}", file=sys.stderr)
             status = 2
             continue
@@ -138,3 +169,40 @@ def run(args: argparse.Namespace) -> int:
         if not solution.from_cache:
             print(f"  native compile or load:     {solution.compile_seconds:.2f} s")
     return status
+
+
+def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None:
+    """The distributed solve's plan (:func:`generator.solver.solve_plan.plan`), printed."""
+    from generator.solver.solve_plan import plan
+
+    found = plan(rules, workers)
+    gib = 2**30
+    traffic = found.traffic
+    how = (
+        "counted exactly on this game"
+        if traffic.exact
+        else f"extrapolated from the share crossing with {traffic.measured_on_pieces} pieces a side"
+    )
+    pieces = f"{rules.pieces} piece{'s' * (rules.pieces != 1)} a side"
+    print(f"{variant}, {pieces}, on {workers:,} worker(s) (a plan: nothing is solved)")
+    counted = "counted" if found.states_exact else "guessed, an upper bound"
+    print(f"  states:                     {found.states:,} ({counted})")
+    print(
+        f"  largest layer:              {found.largest_layer:,} states,"
+        f" {found.states_per_worker:,} a worker"
+    )
+    print(
+        f"  memory per worker:          {found.worker_bytes / gib:,.2f} GiB (tables every worker"
+        f" holds: {found.shared_bytes / gib:,.2f} GiB; one process alone:"
+        f" {found.single_bytes / gib:,.2f} GiB)"
+    )
+    print(
+        f"  traffic per sweep:          {traffic.values:,} values, {traffic.bytes / gib:,.3f} GiB,"
+        f" crossing workers in the largest layer ({how})"
+    )
+    print(f"  next layer, read once:      {traffic.once:,} values")
+    limit = f"{max_bytes / gib:g} GiB a worker"
+    if found.fits(max_bytes):
+        print(f"  fits:                       yes, within {limit}")
+    else:
+        print(f"  fits:                       no, over {limit}; more workers or more memory")
