@@ -5,18 +5,27 @@ stored-option transitions (another move generator and another numbering of the s
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import io
 from contextlib import redirect_stderr, redirect_stdout
+from typing import Any
 
 import numpy as np
 import pytest
-from conftest import rules_for
+from conftest import VARIANTS, repository_catalog, rules_for
 
 from generator.cli import main
+from generator.measure.core import Results
+from generator.measure.solve_plan import SOLVE_PLAN, CostedPlan, plan_problems
+from generator.site.context import SiteContext
+from generator.site.edition import load_editions
+from generator.site.statistics_page import statistics_files
 from generator.solver import partition
+from generator.solver.plan_cost import MACHINE, costed, slowest_rate
 from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_moves import WIN
-from generator.solver.solve_plan import Plan, PlanRefused, plan
+from generator.solver.solve_plan import Plan, PlanRefused, count, fewest_workers, plan, planned
 from generator.solver.solve_small import small_game
 
 
@@ -125,3 +134,67 @@ def test_bad_plans_are_refused(argv: tuple[str, ...], message: str) -> None:
     status, _, err = _run(*argv)
     assert status == 2
     assert message in err
+
+
+def test_the_fewest_workers_that_fit() -> None:
+    counted = count(with_pieces(rules_for("royalur-finkel"), 2))
+    alone = planned(counted, 1)
+    limit = (alone.shared_bytes + alone.worker_bytes) // 2  # half of what one worker grows
+    found = fewest_workers(counted, limit)
+    assert found.fits(limit) and found.workers > 1
+    assert not planned(counted, found.workers - 1).fits(limit)
+    with pytest.raises(PlanRefused, match="tables"):
+        fewest_workers(counted, alone.shared_bytes)
+
+
+def test_the_plan_is_timed_by_the_slowest_large_solve() -> None:
+    solved = {
+        "a": {"states": 200_000_000, "cpu_seconds": 10_000.0},
+        "b": {"states": 200_000_000, "cpu_seconds": 20_000.0},
+        "small": {"states": 1_000, "cpu_seconds": 1_000.0},
+    }
+    rate = slowest_rate({"solved": solved})
+    assert (rate.variant, rate.per_second) == ("b", 10_000.0)
+    with pytest.raises(ValueError, match="full-games"):
+        slowest_rate({"solved": {"small": solved["small"]}})
+    rules = with_pieces(rules_for("royalur-finkel"), 2)
+    game = costed(rules, MACHINE, rate)
+    processors = game["machines"] * MACHINE.processors
+    assert game["wall_hours"] * 3600 * processors * rate.per_second == pytest.approx(12_869)
+    assert game["dollars"] == pytest.approx(
+        game["wall_hours"] * game["machines"] * MACHINE.dollars_an_hour
+    )
+
+
+def test_the_method_page_gives_the_costed_plan() -> None:
+    """The plan's figures as the method page words them; these figures are made up here, to
+    find them on the page (the committed plan comes from its command)."""
+    game = {
+        "pieces": 7, "states": 11_463_005_977, "states_counted": True, "machines": 5,
+        "worker_bytes": 60 * 2**30, "traffic_bytes": 30 * 2**30, "traffic_counted": False,
+        "traffic_measured_on_pieces": 3, "transfer_seconds_per_sweep": 5.25,
+        "processor_hours": 199.0, "wall_hours": 4.97, "dollars": 12.5,
+    }  # fmt: skip
+    huge = {**game, "states": 6_782_875_384_560, "states_counted": False, "machines": 2_000}
+    found = CostedPlan(
+        {"merit-1976": game, "murray-1952-royalur": huge},
+        dataclasses.asdict(MACHINE),
+        {"per_second": 16_002.0, "variant": "bell-1960", "states": 1, "cpu_seconds": 1.0},
+        "ur-variants solve merit-1976 murray-1952-royalur --plan --write-results",
+        "2026-12-05 12:00 UTC",
+    )
+    assert plan_problems(found) == []
+    assert plan_problems(CostedPlan({"merit-1976": {**game, "machines": 0}}, *_rest(found)))
+    catalog = repository_catalog()
+    results = Results(0, {SOLVE_PLAN.name: found})
+    figures = statistics_files(SiteContext(catalog, None, load_editions(VARIANTS)), results)
+    method = html.unescape(str(figures.files["statistics/method.md"]))
+    section = method[method.index("### Past one machine") :]
+    assert f"`{found.command}`" in section
+    assert "| 7 | 11,463,005,977 | 5 | 60 GiB | 30 GiB (from 3 pieces) | 5.2 s |" in section
+    assert "about 6,782,875,384,560 positions, would need 2,000 machines" in section
+    assert MACHINE.assumed in section
+
+
+def _rest(found: CostedPlan) -> tuple[Any, ...]:
+    return found.machine, found.rate, found.command, found.date

@@ -27,6 +27,8 @@ from generator.model.values import MAX_PIECES
 
 if TYPE_CHECKING:
     from generator.engine.rules import Rules
+    from generator.model.catalog_contents import Catalog
+    from generator.sim.variation import Change
 
 ORDER = 40
 MAX_WORKERS = 100_000
@@ -63,6 +65,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="workers the plan splits each layer among (with --plan)",
     )
+    parser.add_argument(
+        "--write-results",
+        action="store_true",
+        help="with --plan and no --workers: cost each solve on the fewest rented machines it"
+        " fits (an assumed machine and price) and write results/solve-plan.json",
+    )
 
 
 def unwritable(folder: Path) -> str | None:
@@ -83,11 +91,9 @@ def unwritable(folder: Path) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.commands._catalog import (
-        changed_variant,
         load_named,
         parse_changes,
     )
-    from generator.engine.rules import compile_rules
     from generator.files import WriteError
     from generator.solver.solution import SolveRefused
     from generator.solver.solve import solve, with_pieces
@@ -98,8 +104,15 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.plan and args.workers is None:
-        print("--plan: give --workers K, the workers to plan for", file=sys.stderr)
+    if args.plan and (args.workers is None) != args.write_results:
+        print(
+            "--plan: give --workers K (the workers to plan for) or --write-results (the costed"
+            " plan), not both",
+            file=sys.stderr,
+        )
+        return 2
+    if args.write_results and not args.plan:
+        print("--write-results: only with --plan", file=sys.stderr)
         return 2
     catalog = load_named(args.root, args.variant)
     if isinstance(catalog, int):
@@ -108,17 +121,17 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(changes, str):
         print(changes, file=sys.stderr)
         return 2
+    if args.write_results:
+        return write_costed_plan(args, catalog, changes)
     status = 0
     cache_dir = args.cache_dir or args.root / ".cache" / "solve"
     if not args.no_cache and not args.plan and (problem := unwritable(cache_dir)):
         print(problem, file=sys.stderr)
         return 2
     for variant in args.variant:
-        changed = changed_variant(catalog, variant, changes)
-        if isinstance(changed, str):
-            print(changed, file=sys.stderr)
+        rules = compiled(catalog, variant, changes)
+        if rules is None:
             return 2
-        rules = compile_rules(changed)
         try:
             if args.pieces is not None:
                 rules = with_pieces(rules, args.pieces)
@@ -206,3 +219,63 @@ def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None
         print(f"  fits:                       yes, within {limit}")
     else:
         print(f"  fits:                       no, over {limit}; more workers or more memory")
+
+
+def write_costed_plan(args: argparse.Namespace, catalog: Catalog, changes: list[Change]) -> int:
+    """Each variant's solve costed on the fewest rented machines
+    (:func:`generator.solver.plan_cost.costed_plan`), printed and written to
+    ``results/solve-plan.json`` with the command that made it."""
+    import time
+
+    from generator.sim.results_files import provenance, write_results
+    from generator.solver.full_games import read_results
+    from generator.solver.plan_cost import PLAN_FILE, PLAN_FORMAT, costed_plan
+    from generator.solver.solve import with_pieces
+
+    began = time.perf_counter()
+    games = {}
+    for variant in args.variant:
+        rules = compiled(catalog, variant, changes)
+        if rules is None:
+            return 2
+        games[variant] = with_pieces(rules, args.pieces) if args.pieces else rules
+    full_games = read_results(args.root / "results" / "full-games.json")
+    if full_games is None:
+        print(
+            "results/full-games.json: missing or damaged; the plan is timed by it", file=sys.stderr
+        )
+        return 1
+    try:
+        results = costed_plan(games, full_games)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    for variant, game in results["games"].items():
+        print(
+            f"{variant}, {game['pieces']} pieces a side: {game['machines']:,} machines of"
+            f" {results['machine']['memory_gib']} GiB, {game['worker_bytes'] / 2**30:.1f} GiB"
+            f" a worker, {game['traffic_bytes'] / 2**30:.2f} GiB crossing a sweep,"
+            f" {game['wall_hours']:.1f} hours, {game['dollars']:,.0f} dollars"
+        )
+    command = " ".join(["ur-variants", "solve", *args.variant, "--plan", "--write-results"])
+    output = args.root / "results" / PLAN_FILE.name
+    write_results(
+        output,
+        PLAN_FORMAT,
+        {**results, **provenance(args.root, command, time.perf_counter() - began)},
+    )
+    print(f"written to {output}")
+    return 0
+
+
+def compiled(catalog: Catalog, variant: str, changes: list[Change]) -> Rules | None:
+    """The rules of ``variant`` with ``changes``; ``None`` (the reason printed) when a change
+    does not apply."""
+    from generator.commands._catalog import changed_variant
+    from generator.engine.rules import compile_rules
+
+    changed = changed_variant(catalog, variant, changes)
+    if isinstance(changed, str):
+        print(changed, file=sys.stderr)
+        return None
+    return compile_rules(changed)

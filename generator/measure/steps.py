@@ -18,6 +18,7 @@ from generator.measure.cross_checks import CROSS_CHECKS
 from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
+from generator.measure.solve_plan import SOLVE_PLAN
 from generator.measure.suite import SUITE
 from generator.model.catalog_contents import Catalog
 from generator.processes import Forked
@@ -30,6 +31,7 @@ STEPS: tuple[Step[Any], ...] = (
     EXACT,
     EXACT_EFFECTS,
     FULL_GAMES,
+    SOLVE_PLAN,
     CLAIMS,
 )
 """Every measurement the build runs, in this order."""

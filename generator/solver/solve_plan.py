@@ -89,28 +89,87 @@ def _shared_bytes(rules: Rules, exact: bool) -> int:
     return PROCESS_BYTES + table_bytes(build_index(geo, configs), configs, geo)
 
 
-def largest_layer_crossing(rules: Rules, workers: int) -> tuple[int, int, int]:
-    """The largest layer's (states, values crossing a sweep, next-layer values read once)
-    under :data:`partition.CHOSEN`, counted exactly."""
-    solved = partition.game(rules)
-    layer = int(solved.index.layer_sizes.argmax())
-    graph = partition.layer_graph(solved, layer)
-    found = partition.crossing(graph, partition.owners(graph, partition.CHOSEN, workers), workers)
-    return found.states, found.per_sweep, found.once
+@dataclass(frozen=True)
+class Measured:
+    """The largest layer of the game whose crossings are counted: this game where it is small
+    enough to list, else the same rules with the most pieces that are."""
+
+    graph: partition.LayerGraph
+    pieces: int
+    exact: bool
+
+    def traffic(self, workers: int, largest: int) -> Traffic:
+        """The crossings with ``workers`` workers, scaled to a layer of ``largest`` states."""
+        graph = self.graph
+        owner = partition.owners(graph, partition.CHOSEN, workers)
+        found = partition.crossing(graph, owner, workers)
+        if self.exact:
+            return Traffic(found.per_sweep, self.pieces, True, found.once)
+        scale = largest / found.states
+        return Traffic(
+            math.ceil(found.per_sweep * scale), self.pieces, False, math.ceil(found.once * scale)
+        )
 
 
-def _traffic(rules: Rules, workers: int, states: int, largest: int) -> Traffic:
+def measured(rules: Rules, states: int) -> Measured:
+    """The largest layer whose crossings stand for ``rules``'s (:class:`Measured`)."""
     from generator.solver.solve import with_pieces
 
-    if states <= MAX_LISTED_STATES:
-        _, values, once = largest_layer_crossing(rules, workers)
-        return Traffic(values, rules.pieces, True, once)
-    pieces = rules.pieces - 1
-    while pieces > 1 and estimate(with_pieces(rules, pieces)).states > MAX_LISTED_STATES:
+    pieces = rules.pieces
+    if states > MAX_LISTED_STATES:
         pieces -= 1
-    size, values, once = largest_layer_crossing(with_pieces(rules, pieces), workers)
-    return Traffic(
-        math.ceil(values / size * largest), pieces, False, math.ceil(once / size * largest)
+        while pieces > 1 and estimate(with_pieces(rules, pieces)).states > MAX_LISTED_STATES:
+            pieces -= 1
+    solved = partition.game(with_pieces(rules, pieces))
+    layer = int(solved.index.layer_sizes.argmax())
+    return Measured(partition.layer_graph(solved, layer), pieces, pieces == rules.pieces)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What a plan counts once, whatever the workers."""
+
+    rules: Rules
+    states: int
+    exact: bool
+    largest: int
+    shared_bytes: int
+    single_bytes: int
+    crossings: Measured
+
+
+def count(rules: Rules) -> Counted:
+    """The states, memory and crossing share of ``rules``'s solve."""
+    guess = estimate(rules)
+    return Counted(
+        rules,
+        guess.states,
+        guess.exact,
+        guess.largest_layer,
+        _shared_bytes(rules, guess.exact),
+        guess.memory_bytes,
+        measured(rules, guess.states),
+    )
+
+
+def planned(counted: Counted, workers: int) -> Plan:
+    """The plan of ``counted``'s solve on ``workers`` workers."""
+    if workers < 1:
+        raise PlanRefused(f"--workers must be at least 1, got {workers}")
+    traffic = counted.crossings.traffic(workers, counted.largest)
+    received = FLOAT_BYTES * math.ceil((traffic.values + traffic.once) / workers)
+    shared = counted.shared_bytes
+    return Plan(
+        counted.rules,
+        workers,
+        counted.states,
+        counted.exact,
+        counted.largest,
+        math.ceil(counted.largest / workers),
+        shared,
+        shared + math.ceil((counted.single_bytes - shared) / workers) + received,
+        counted.single_bytes,
+        traffic,
     )
 
 
@@ -118,20 +177,29 @@ def plan(rules: Rules, workers: int) -> Plan:
     """The plan of solving ``rules`` on ``workers`` workers (:class:`Plan`)."""
     if workers < 1:
         raise PlanRefused(f"--workers must be at least 1, got {workers}")
-    guess = estimate(rules)
-    shared = _shared_bytes(rules, guess.exact)
-    traffic = _traffic(rules, workers, guess.states, guess.largest_layer)
-    received = FLOAT_BYTES * math.ceil((traffic.values + traffic.once) / workers)
-    grows = guess.memory_bytes - shared
-    return Plan(
-        rules,
-        workers,
-        guess.states,
-        guess.exact,
-        guess.largest_layer,
-        math.ceil(guess.largest_layer / workers),
-        shared,
-        shared + math.ceil(grows / workers) + received,
-        guess.memory_bytes,
-        traffic,
-    )
+    return planned(count(rules), workers)
+
+
+MAX_PLANNED_WORKERS = 1_000_000
+
+
+def fewest_workers(counted: Counted, max_bytes: int) -> Plan:
+    """The plan with the fewest workers whose busiest one fits in ``max_bytes``."""
+    room = max_bytes - counted.shared_bytes
+    if room <= 0:
+        raise PlanRefused(
+            f"every worker holds {counted.shared_bytes / 2**30:.2f} GiB of tables and the"
+            f" process; a worker of {max_bytes / 2**30:g} GiB cannot; raise --max-memory-gb"
+        )
+    # Each worker's share shrinks with more workers while what it receives grows slowly:
+    # start from the share alone and add workers until the busiest fits.
+    workers = max(1, math.ceil((counted.single_bytes - counted.shared_bytes) / room))
+    while workers <= MAX_PLANNED_WORKERS:
+        found = planned(counted, workers)
+        if found.fits(max_bytes):
+            while workers > 1 and (fewer := planned(counted, workers - 1)).fits(max_bytes):
+                found, workers = fewer, workers - 1
+            return found
+        share = found.worker_bytes - counted.shared_bytes
+        workers = max(workers + 1, math.ceil(workers * share / room))
+    raise PlanRefused(f"no plan of up to {MAX_PLANNED_WORKERS:,} workers fits a worker's memory")
