@@ -19,6 +19,7 @@ from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
 from generator.measure.parting import PARTINGS
+from generator.measure.solve_plan import SOLVE_PLAN
 from generator.measure.suite import SUITE
 from generator.model.catalog_contents import Catalog
 from generator.processes import Forked
@@ -31,6 +32,7 @@ STEPS: tuple[Step[Any], ...] = (
     EXACT,
     EXACT_EFFECTS,
     FULL_GAMES,
+    SOLVE_PLAN,
     CLAIMS,
     PARTINGS,
 )
