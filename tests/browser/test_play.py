@@ -215,7 +215,26 @@ def test_the_address_keeps_the_position(open_page: OpenPage, site: ServedSite) -
     assert position_in_address(again) == position
     assert again.evaluate(_BOARD) == board
     assert again.locator(".play-error").is_hidden()
-    print(f"shared {position!r}: {len(board['pieces'])} pieces drawn alike")
+    query = parse_qs(urlsplit(shared).query)
+    assert (query["light"], query["dark"]) == (["person"], ["person"])
+    assert players_chosen(again) == ("person", "person"), "the shared players were not kept"
+    print(f"shared {position!r}: {len(board['pieces'])} pieces drawn alike, the same players")
+
+
+def players_chosen(page: Page) -> tuple[str, str]:
+    light = page.locator('select[data-play-player="L"]').input_value()
+    return light, page.locator('select[data-play-player="D"]').input_value()
+
+
+def test_an_unknown_player_in_the_address_leaves_the_pages_own_choice(
+    open_page: OpenPage, site: ServedSite
+) -> None:
+    page = open_page()
+    open_play(page, site, COMMON)
+    default = players_chosen(page)
+    assert default == ("person", "computer")
+    open_play(page, site, COMMON, "?light=robot&dark=person")
+    assert players_chosen(page) == ("person", "person")
 
 
 MALFORMED = (

@@ -15,6 +15,8 @@ import { UrEngine } from "./ur-engine.js";
 const SVG = "http://www.w3.org/2000/svg";
 const OTHER = { L: "D", D: "L" };
 const PIECE_RADIUS = 17;
+const PLAYERS = ["person", "computer"];
+const PLAYER_KEYS = { L: "light", D: "dark" }; // who plays each side, in the address
 const THINK_MS = 450; // the computer's pause before each throw and move, so a reader can follow
 
 function fill(template, values) {
@@ -101,10 +103,17 @@ class Board {
   }
 
   bind() {
+    const given = new URLSearchParams(window.location.search);
     for (const select of this.root.querySelectorAll("select[data-play-player]")) {
-      this.players[select.dataset.playPlayer] = select.value;
+      const side = select.dataset.playPlayer;
+      // Who plays each side travels with the shared position (light=, dark=); any other
+      // value is ignored and the page's own choice stands.
+      const chosen = given.get(PLAYER_KEYS[side]);
+      if (PLAYERS.includes(chosen)) select.value = chosen;
+      this.players[side] = select.value;
       select.addEventListener("change", () => {
-        this.players[select.dataset.playPlayer] = select.value;
+        this.players[side] = select.value;
+        this.remember();
         this.proceed();
       });
     }
@@ -302,6 +311,7 @@ class Board {
   remember() {
     const address = new URL(window.location.href);
     address.searchParams.set("p", this.position);
+    for (const [side, key] of Object.entries(PLAYER_KEYS)) address.searchParams.set(key, this.players[side]);
     window.history.replaceState(window.history.state, "", address);
   }
 
