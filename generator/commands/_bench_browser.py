@@ -24,6 +24,7 @@ from typing import Any
 
 from generator.commands._lines import line
 from generator.engine.rules import Rules
+from generator.files import write_text
 from generator.measure.play_rules import played
 from generator.sim import fast
 from generator.sim.encode import encode_rules
@@ -113,8 +114,8 @@ def engine_page(rules: dict[str, Rules]) -> Iterator[tuple[Any, str]]:
         shutil.copy(ENGINE, folder / "assets" / ENGINE.name)
         (folder / RULES_FOLDER).mkdir(parents=True)
         for rulebook, compiled in rules.items():
-            (folder / RULES_FOLDER / f"{rulebook}.json").write_text(rules_file(played(compiled)))
-        (folder / "index.html").write_text(PAGE)
+            write_text(folder / RULES_FOLDER / f"{rulebook}.json", rules_file(played(compiled)))
+        write_text(folder / "index.html", PAGE)
         with serve(folder) as site, sync_playwright() as driver:
             browser = driver.chromium.launch(
                 executable_path=chromium, headless=True, args=CHROMIUM_ARGS

@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
-from generator.solver.plan_cost import read_plan
+from generator.solver.plan_cost import PLAN_FILE, read_plan
 
 
 @dataclass(frozen=True)
@@ -31,9 +31,11 @@ class CostedPlan:
 
 def read_solve_plan(catalog: Catalog, settings: Settings) -> CostedPlan | None:
     """The committed costed plan of the rulebooks the catalogue still holds, or ``None``."""
+    if not PLAN_FILE.exists():
+        return None  # no plan run yet: the method page says nothing of it
     found = read_plan()
     if found is None:
-        settings.log("solve plan: results/solve-plan.json missing or damaged; not shown")
+        settings.log(f"solve plan: {PLAN_FILE.name} is damaged or of another layout; not shown")
         return None
     games = {vid: game for vid, game in found["games"].items() if vid in catalog.variants}
     return CostedPlan(games, found["machine"], found["rate"], found["command"], found["date"])
