@@ -29,6 +29,9 @@ from generator.site.render import environment, render
 
 PLAY_INDEX = "play/index.md"
 SCRIPT = "assets/ur-play.js"
+PLAY_SEARCH_BOOST = 0.5
+"""A play page repeats its rulebook's name and title: search ranks it below the rulebook page,
+so a rulebook's name leads to its rules first (tests/browser/test_search.py)."""
 
 
 def play_page(variant_id: str) -> str:
@@ -109,7 +112,11 @@ def rulebook_play_page(ctx: SiteContext, variant_id: str) -> str:
     return render(
         environment(),
         "play.md.j2",
-        fm={**ctx.front_matter(title, description), "hide": ["toc"]},
+        fm={
+            **ctx.front_matter(title, description),
+            "hide": ["toc"],
+            "search_boost": PLAY_SEARCH_BOOST,
+        },
         title=title,
         v=variant,
         pieces=resolved.value("pieces"),
