@@ -19,6 +19,7 @@ from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
 from generator.measure.parting import PARTINGS
+from generator.measure.play_hints import PLAY_HINTS
 from generator.measure.solve_plan import SOLVE_PLAN
 from generator.measure.suite import SUITE
 from generator.model.catalog_contents import Catalog
@@ -35,6 +36,7 @@ STEPS: tuple[Step[Any], ...] = (
     SOLVE_PLAN,
     CLAIMS,
     PARTINGS,
+    PLAY_HINTS,
 )
 """Every measurement the build runs, in this order."""
 

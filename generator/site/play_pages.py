@@ -25,6 +25,7 @@ from generator.model.equipment import Dice
 from generator.site.board import rulebook_board
 from generator.site.context import SiteContext, docs_url, short_page, variant_page
 from generator.site.families import families
+from generator.site.play_files import hint_paths
 from generator.site.render import environment, render
 
 PLAY_INDEX = "play/index.md"
@@ -80,12 +81,14 @@ def event_rulings(ctx: SiteContext, variant_id: str, page: str) -> dict[str, Any
     return events
 
 
-def page_data(ctx: SiteContext, variant_id: str, page: str) -> dict[str, Any]:
-    """What the script needs beyond the rules file, and the words it says."""
+def page_data(ctx: SiteContext, variant_id: str, page: str, hinted: bool) -> dict[str, Any]:
+    """What the script needs beyond the rules file, and the words it says; where the game is
+    solved and shipped (``hinted``), where the perfect-play hint's files are."""
     resolved = ctx.resolved[variant_id]
     rules = compile_rules(resolved)
     words = {k: v for k, v in ctx.words.data["play"].items() if k != "events"}
     return {
+        **({"hint": hint_data(ctx, page, variant_id)} if hinted else {}),
         "rulebook": variant_id,
         "routes": {"L": list(rules.cells[0]), "D": list(rules.cells[1])},
         "safe": sorted(rules.safe_cells),
@@ -97,6 +100,16 @@ def page_data(ctx: SiteContext, variant_id: str, page: str) -> dict[str, Any]:
     }
 
 
+def hint_data(ctx: SiteContext, page: str, variant_id: str) -> dict[str, Any]:
+    """Where the perfect-play hint's files are (:func:`hint_paths`), and its words."""
+    values, index = hint_paths(variant_id)
+    return {
+        "values": served_link(page, values),
+        "index": served_link(page, index),
+        "words": ctx.words.data["play-hint"],
+    }
+
+
 def script_json(data: dict[str, Any]) -> Markup:
     """``data`` as JSON safe inside a ``<script>`` element (no ``</`` can close it) and on
     one line (Markdown leaves an HTML block alone only until its first blank line)."""
@@ -104,7 +117,7 @@ def script_json(data: dict[str, Any]) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def rulebook_play_page(ctx: SiteContext, variant_id: str) -> str:
+def rulebook_play_page(ctx: SiteContext, variant_id: str, hinted: bool = False) -> str:
     resolved = ctx.resolved[variant_id]
     variant = resolved.variant
     page = play_page(variant_id)
@@ -125,17 +138,26 @@ def rulebook_play_page(ctx: SiteContext, variant_id: str) -> str:
         rulebook=variant_page(variant_id),
         index=PLAY_INDEX,
         board=rulebook_board(ctx.words, resolved, "play-board", hooks=True),
-        data=script_json(page_data(ctx, variant_id, page)),
+        data=script_json(page_data(ctx, variant_id, page, hinted)),
+        hinted=hinted,
+        hint_words=ctx.words.data["play-hint"],
         script=served_link(page, SCRIPT),
         words=ctx.words.data["play"],
     )
 
 
-def play_pages(ctx: SiteContext, played: Collection[str]) -> dict[str, str]:
-    """A page for each ``played`` rulebook (those with a rules file) and the index."""
+def play_pages(
+    ctx: SiteContext, played: Collection[str], hinted: Collection[str] = ()
+) -> dict[str, str]:
+    """A page for each ``played`` rulebook (those with a rules file) and the index; those
+    ``hinted`` (their solved game shipped) offer the perfect-play hint."""
     if not played:
         return {}
-    pages = {play_page(v): rulebook_play_page(ctx, v) for v in ctx.variant_ids if v in played}
+    pages = {
+        play_page(v): rulebook_play_page(ctx, v, v in hinted)
+        for v in ctx.variant_ids
+        if v in played
+    }
     groups = [
         (family, [ctx.catalog.variants[v] for v in family.rulebooks if v in played])
         for family in families(ctx)

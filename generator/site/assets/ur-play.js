@@ -11,10 +11,13 @@
 // it shows is set up from document$ (as ur-compare.js does), once per board.
 
 import { UrEngine } from "./ur-engine.js";
+import { Hint } from "./ur-hint.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const OTHER = { L: "D", D: "L" };
 const PIECE_RADIUS = 17;
+const STACK_BADGE = 17; // the badge's centre, right of and above the piece's
+const STACK_BADGE_RADIUS = 10;
 const PLAYERS = ["person", "computer"];
 const PLAYER_KEYS = { L: "light", D: "dark" }; // who plays each side, in the address
 const THINK_MS = 450; // the computer's pause before each throw and move, so a reader can follow
@@ -90,7 +93,8 @@ class Board {
     this.cells = new Map();
     for (const rect of this.svg.querySelectorAll("rect[data-cell]")) this.cells.set(rect.dataset.cell, rect);
     this.layer = element("g", { class: "play-layer" }, null, SVG);
-    this.svg.appendChild(this.layer);
+    // Pieces go under the squares' step numbers, which stay readable on them (their halo).
+    this.svg.insertBefore(this.layer, this.svg.querySelector("text.step"));
     this.button = (name) => root.querySelector(`[data-play="${name}"]`);
     this.status = this.button("status");
     this.lotsShown = this.button("lots");
@@ -372,13 +376,19 @@ class Board {
     this.button("throw").disabled = !(this.lot === null && !this.g.winner(this.position) && this.players[p.side] === "person");
     this.button("pass").hidden = !(choosing && this.options.some((o) => o.pass));
     this.button("undo").disabled = !this.history.some((h) => h.byPerson);
+    if (this.hint) this.hint.update();
   }
 
   piece(side, cell, count, option) {
     const [x, y] = this.centre(cell);
     const group = element("g", { class: `play-piece play-piece-${side}` }, null, SVG);
     group.append(element("circle", { cx: x, cy: y, r: PIECE_RADIUS }, null, SVG));
-    if (count > 1) group.append(element("text", { x, y: y + 6, "text-anchor": "middle" }, String(count), SVG));
+    // A stack's count in a badge at the piece's corner, clear of the step numbers.
+    if (count > 1) {
+      const [bx, by] = [x + STACK_BADGE, y - STACK_BADGE];
+      group.append(element("circle", { cx: bx, cy: by, r: STACK_BADGE_RADIUS, class: "play-stack" }, null, SVG));
+      group.append(element("text", { x: bx, y: by + 5, "text-anchor": "middle" }, String(count), SVG));
+    }
     if (option) this.makeOption(group, option, fill(this.words.piece, {
       side: this.sideName(side),
       from: this.place(option.from),
@@ -391,6 +401,7 @@ class Board {
   makeOption(node, option, label) {
     node.classList.add("play-movable");
     node.dataset.option = "";
+    node.dataset.after = option.after; // the hint marks the perfect move by where it leads
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
     node.setAttribute("aria-label", label);
@@ -490,6 +501,7 @@ async function setUp(root) {
     return;
   }
   const board = new Board(root, data, game);
+  if (data.hint) board.hint = new Hint(root, data.hint, game, board);
   const { position, bad } = addressPosition(game);
   board.begin(position || game.start(), bad ? data.words["bad-address"] : null);
 }
