@@ -13,7 +13,7 @@ import pytest
 from generator.model.catalog import load_valid_catalog
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
-from generator.site.play_pages import page_data, play_page, script_json, served_link
+from generator.site.play_pages import page_data, play_page, play_pages, script_json, served_link
 
 DATA = Path(__file__).parent / "data" / "site"
 """The golden pages' small catalogue: two invented rulebooks, both played."""
@@ -66,3 +66,18 @@ def test_links_are_those_the_browser_follows_from_a_page_served_as_a_folder() ->
     assert served_link("play/x.md", "assets/ur-play.js") == "../../assets/ur-play.js"
     assert served_link("play/x.md", "r/a-ruling.md") == "../../r/a-ruling/"
     assert served_link("play/index.md", "play/x.md") == "x/"
+
+
+def test_only_a_page_whose_game_ships_offers_the_hint(ctx: SiteContext) -> None:
+    """The hint's button, its words' place and its files' addresses are on a page exactly when
+    its solved game ships (the files themselves: tests/test_play_hints.py)."""
+    hinted, plain = sorted(ctx.variant_ids)[:2]
+    pages = play_pages(ctx, {hinted, plain}, {hinted})
+    assert 'data-play="hint"' in pages[play_page(hinted)]
+    assert 'data-play="hint-text"' in pages[play_page(hinted)]
+    assert 'data-play="hint' not in pages[play_page(plain)]
+    data = page_data(ctx, hinted, play_page(hinted), hinted=True)
+    assert data["hint"]["values"] == f"../hints/{hinted}.b64"
+    assert data["hint"]["index"] == f"../hints/{hinted}.json"
+    assert data["hint"]["words"] == ctx.words.data["play-hint"]
+    assert "hint" not in page_data(ctx, plain, play_page(plain))

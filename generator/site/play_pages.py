@@ -81,7 +81,7 @@ def event_rulings(ctx: SiteContext, variant_id: str, page: str) -> dict[str, Any
     return events
 
 
-def page_data(ctx: SiteContext, variant_id: str, page: str, hinted: bool) -> dict[str, Any]:
+def page_data(ctx: SiteContext, variant_id: str, page: str, hinted: bool = False) -> dict[str, Any]:
     """What the script needs beyond the rules file, and the words it says; where the game is
     solved and shipped (``hinted``), where the perfect-play hint's files are."""
     resolved = ctx.resolved[variant_id]
