@@ -43,6 +43,13 @@ named, the way clusters and cloud machines are usually reached. MPI's own wait s
 on a machine whose cores are shared costs a turn of the scheduler a wave: the workers wait by
 looking and sleeping instead (:func:`generator.solver.cluster_layer.wait`).
 
+Scaling, measured by ``ur-variants solve royalur-finkel --pieces 2 --workers K`` against the
+same without ``--workers`` (12,869 states, this machine at a load of 11 to 13 on its 2 cores):
+one process 1.17 s wall, one worker 2.28 s, two workers 36.2 s, the same bits. A small game
+is all exchange: each of its layers' sweeps is about sixty waves of a few hundred states, and
+each wave waits for the other worker to be given a core. Two workers gain only where a wave's
+work outweighs its round trip (0.07 ms on idle cores), in layers of millions of states.
+
 What is shared, not split, for now: every worker holds the whole values and lengths arrays
 (a float each a state, of every layer) and the index's tables, and gathers a finished layer
 whole (the next layer reads it, and the last layer gathered is the solution); it gathers the
