@@ -126,7 +126,8 @@ def test_the_command_prints_the_plan() -> None:
     [
         (("solve", "royalur-finkel", "--plan", "--workers", "0"), "must be from 1"),
         (("solve", "no-such-rulebook", "--plan", "--workers", "2"), "no-such-rulebook"),
-        (("solve", "royalur-finkel", "--workers", "2"), "add --plan"),
+        (("solve", "royalur-finkel", "--address", "h1,h2"), "only with --workers"),
+        (("solve", "royalur-finkel", "--workers", "2", "--no-cache"), "drop --no-cache"),
         (("solve", "royalur-finkel", "--plan"), "give --workers"),
     ],
 )

@@ -7,9 +7,10 @@ plays the variant with another number of pieces a side (e.g. Finkel's rules with
 --set QUESTION=VALUE with one ruling changed (as simulate does). The full seven-piece game
 of Finkel's rules needs about 1.71 GiB by the solver's own estimate (within the default
 limit). The states and memory a solve needs are counted before it starts, and a solve over
-the limit is refused. --plan --workers K solves nothing: it prints a distributed solve's plan
-for K workers (generator/solver/solve_plan.py: each worker's states and memory, the values
-crossing workers each sweep, whether a worker fits --max-memory-gb).
+the limit is refused. --workers K solves on K MPI workers (generator/solver/cluster.py: a
+local cluster, or the hosts --address names). --plan --workers K solves nothing: it prints a
+distributed solve's plan for K workers (generator/solver/solve_plan.py: each worker's states
+and memory, the values crossing workers each sweep, whether a worker fits --max-memory-gb).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from generator.engine.rules import Rules
     from generator.model.catalog_contents import Catalog
     from generator.sim.variation import Change
+    from generator.solver.solution import Solution
 
 ORDER = 40
 MAX_WORKERS = 100_000
@@ -63,7 +65,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=whole_number(1, MAX_WORKERS),
         default=None,
-        help="workers the plan splits each layer among (with --plan)",
+        help="solve on this many MPI workers (a local cluster unless --address names hosts;"
+        " needs the cluster extra), or with --plan the workers to plan for",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        metavar="HOSTS",
+        help="with --workers: the machines to run the workers on, as hosts separated by commas"
+        " or a file of hosts, one a line (MPI's mpiexec reaches them over SSH)",
     )
     parser.add_argument(
         "--write-results",
@@ -98,11 +108,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.solver.solution import SolveRefused
     from generator.solver.solve import solve, with_pieces
 
-    if args.workers is not None and not args.plan:
-        print(
-            "--workers: a distributed solve is not built yet; add --plan to print its plan",
-            file=sys.stderr,
-        )
+    if args.address is not None and (args.workers is None or args.plan):
+        print("--address: only with --workers K, to solve on those hosts", file=sys.stderr)
         return 2
     if args.plan and (args.workers is None) != args.write_results:
         print(
@@ -128,6 +135,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_cache and not args.plan and (problem := unwritable(cache_dir)):
         print(problem, file=sys.stderr)
         return 2
+    if args.workers is not None and not args.plan:
+        from generator.commands._cluster import launch
+
+        if any(compiled(catalog, variant, changes) is None for variant in args.variant):
+            return 2
+        return launch(args, cache_dir)
     for variant in args.variant:
         rules = compiled(catalog, variant, changes)
         if rules is None:
@@ -153,35 +166,43 @@ def run(args: argparse.Namespace) -> int:
         except (WriteError, OSError) as error:  # the cache folder filled up or went away
             print(f"{variant}: {error}", file=sys.stderr)
             return 1
-        peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        origin = "loaded from the cache" if solution.from_cache else "solved now"
-        if solution.resumed_layers:
-            origin += f", resumed after {solution.resumed_layers} checkpointed layer(s)"
-        pieces = f"{rules.pieces} piece{'s' * (rules.pieces != 1)} a side"
-        played = "".join(f", {change.label}" for change in changes)
-        print(f"{variant}{played}, {pieces} ({origin})")
-        print(f"  first player (light) wins:  {100 * solution.start_value:.10f} %")
-        if math.isinf(solution.expected_throws):
-            print("  perfect game length:        unbounded (perfect play can stall for ever)")
-            print(
-                "  note: where play can stall, a value is the iteration's fixed point from 1/2,"
-                " not a probability of winning a game that surely ends"
-            )
-        else:
-            print(f"  perfect game length:        {solution.expected_throws:.6f} throws (expected)")
-        if solution.endless:
-            print(f"  states where play can stall: {solution.endless:,}")
-        print(f"  states (side to move):      {solution.states:,}")
-        print(f"  solver memory:              {solution.memory_bytes / 2**20:,.3f} MiB")
-        print(f"  process peak memory:        {peak_rss / 2**20:,.1f} MiB")
-        print(
-            f"  solve time:                 {solution.seconds:.2f} s wall,"
-            f" {solution.cpu_seconds:.2f} s CPU ({solution.sweeps} sweeps,"
-            f" {solution.bellman_sweeps} of them generating every move)"
-        )
-        if not solution.from_cache:
-            print(f"  native compile or load:     {solution.compile_seconds:.2f} s")
+        print_solution(variant, rules, changes, solution)
     return status
+
+
+def print_solution(
+    variant: str, rules: Rules, changes: list[Change], solution: Solution, where: str = ""
+) -> None:
+    """A solve's start value, length and figures, as ``solve`` prints them (``where``: how
+    it was solved, when not by this process alone)."""
+    peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    origin = "loaded from the cache" if solution.from_cache else f"solved now{where}"
+    if solution.resumed_layers:
+        origin += f", resumed after {solution.resumed_layers} checkpointed layer(s)"
+    pieces = f"{rules.pieces} piece{'s' * (rules.pieces != 1)} a side"
+    played = "".join(f", {change.label}" for change in changes)
+    print(f"{variant}{played}, {pieces} ({origin})")
+    print(f"  first player (light) wins:  {100 * solution.start_value:.10f} %")
+    if math.isinf(solution.expected_throws):
+        print("  perfect game length:        unbounded (perfect play can stall for ever)")
+        print(
+            "  note: where play can stall, a value is the iteration's fixed point from 1/2,"
+            " not a probability of winning a game that surely ends"
+        )
+    else:
+        print(f"  perfect game length:        {solution.expected_throws:.6f} throws (expected)")
+    if solution.endless:
+        print(f"  states where play can stall: {solution.endless:,}")
+    print(f"  states (side to move):      {solution.states:,}")
+    print(f"  solver memory:              {solution.memory_bytes / 2**20:,.3f} MiB")
+    print(f"  process peak memory:        {peak_rss / 2**20:,.1f} MiB")
+    print(
+        f"  solve time:                 {solution.seconds:.2f} s wall,"
+        f" {solution.cpu_seconds:.2f} s CPU ({solution.sweeps} sweeps,"
+        f" {solution.bellman_sweeps} of them generating every move)"
+    )
+    if not solution.from_cache:
+        print(f"  native compile or load:     {solution.compile_seconds:.2f} s")
 
 
 def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None:

@@ -179,20 +179,42 @@ def game(rules: Rules) -> Game:
     return Game(rules, geo, configs, index, checked_move_table(geo, configs))
 
 
+def successors(solved: Game, keys: IntArray) -> tuple[IntArray, IntArray]:
+    """Every option's successor id of the states ``keys`` (``(p * C + i) * C + j``): the
+    successors of ``keys[k]`` are ``successor[first[k]:first[k + 1]]``; returns
+    ``(first, successor)``."""
+    geo, index = solved.geo, solved.index
+    args = (
+        keys, geo.packed, solved.configs.count, solved.moves.arrays,
+        int(geo.throw_values.shape[0]), geo.perspectives, index.borne, index.mask_id,
+        index.rank, index.prefix, index.start,
+    )  # fmt: skip
+    first = np.zeros(keys.shape[0] + 1, dtype=np.int64)
+    total = _successors(*args, first, np.empty(0, dtype=np.int64), True)
+    successor = np.empty(total, dtype=np.int64)
+    _successors(*args, first, successor, False)
+    return first, successor
+
+
+def wave_runs(wave_start: IntArray, workers: int) -> IntArray:
+    """Where each worker's run of each wave starts under :data:`CHOSEN`: row ``w`` holds the
+    ``workers + 1`` places cutting wave ``w`` into runs (worker ``r``'s is
+    ``runs[w, r]:runs[w, r + 1]``), as :func:`owners` assigns them."""
+    begin = np.asarray(wave_start[:-1], dtype=np.int64)[:, None]
+    length = np.diff(np.asarray(wave_start, dtype=np.int64))[:, None]
+    # owners: place k goes to (k - begin) * K // length, so run r starts at the first k with
+    # (k - begin) * K >= r * length.
+    share = np.arange(workers + 1, dtype=np.int64)[None, :] * length
+    return np.asarray(begin - np.floor_divide(-share, workers), dtype=np.int64)
+
+
 def layer_graph(solved: Game, layer: int) -> LayerGraph:
     """The layer's sweep order and each state's successors."""
     geo, index = solved.geo, solved.index
     order = sweep_order(geo, solved.configs, index, layer)
     keys = order.order.astype(np.int64)
     count = solved.configs.count
-    args = (
-        keys, geo.packed, count, solved.moves.arrays, int(geo.throw_values.shape[0]),
-        geo.perspectives, index.borne, index.mask_id, index.rank, index.prefix, index.start,
-    )  # fmt: skip
-    first = np.zeros(keys.shape[0] + 1, dtype=np.int64)
-    total = _successors(*args, first, np.empty(0, dtype=np.int64), True)
-    successor = np.empty(total, dtype=np.int64)
-    _successors(*args, first, successor, False)
+    first, successor = successors(solved, keys)
     base = int(index.layer_base[layer])
     return LayerGraph(
         layer, base, int(index.layer_base[layer + 1]) - base, order.places, order.wave_start,
