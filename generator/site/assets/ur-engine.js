@@ -758,7 +758,6 @@ function randomGames(K, games, seed) {
     borne[0] = 0;
     borne[1] = 0;
     seedGame(rng, seed, g);
-    // sfc32 as in nextBits, its state in int32 locals, which stay in registers
     let side = LIGHT;
     let throws = 0;
     for (;;) {
@@ -798,10 +797,7 @@ function randomGames(K, games, seed) {
         n++;
       }
       const choices = choosesPass && n > 0 ? n + 1 : n;
-      let m = 0;
-      if (choices > 1) {
-        m = Math.floor((nextBits(rng) * choices) / 4294967296);
-      }
+      const m = choices > 1 ? below(rng, choices) : 0;
       if (m === n) {
         // no piece can move, or the random player passes
         if (kept[t] === 0) side = 1 - side;
