@@ -776,10 +776,15 @@ function randomGames(K, games, seed) {
       const own = side * C;
       const enemy = C - own;
       let n = 0;
+      let previous = -1;
       for (let i = 0; i < P; i++) {
         const start = pieces[mine + i];
-        if (start === off) continue;
-        if (sorted && i > 0 && pieces[mine + i - 1] === start) continue;
+        if (start === off) {
+          if (sorted) break; // the rest are borne off too
+          continue;
+        }
+        if (sorted && start === previous) continue;
+        previous = start;
         let target = start === 0 ? entry[i * width + t] : start + t;
         if (target < 0) continue;
         if (target > off) {
