@@ -20,7 +20,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -40,6 +40,7 @@ REPEATS = 20
 """Each timed move is chosen this many times and the time divided: Chromium's clock reads in
 steps of 0.1 ms on a page that is not cross-origin isolated, longer than most moves take."""
 THINK_MOVES = 2000
+ROUNDS = 4
 PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head>'
 
 WARM_UP = """async ([url, id, seed]) => {
@@ -146,12 +147,30 @@ class Run:
     seconds: float
     processor: float
 
+    def __add__(self, other: Run) -> Run:
+        return Run(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+
+def alternating_runs(
+    page: Any, url: str, rulebook: str, packed: Any, seed: int, seconds: float
+) -> tuple[Run, Run]:
+    """The browser engine's random games and the kernel's, about ``seconds`` each, timed in
+    ROUNDS alternating rounds and summed, so that a change in the machine's load falls on
+    both alike; each after untimed games that compile it."""
+    page.evaluate(WARM_UP, [url, rulebook, seed])
+    fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, 0, 10)
+    browser = kernel = Run(0, 0, 0.0, 0.0, 0.0)
+    for _ in range(ROUNDS):
+        part = seconds / ROUNDS
+        browser += browser_random_games(page, url, rulebook, seed + browser.games, part)
+        kernel += kernel_random_games(packed, seed, kernel.games, part)
+    return browser, kernel
+
 
 def browser_random_games(page: Any, url: str, rulebook: str, seed: int, seconds: float) -> Run:
-    """Random-against-random games the browser engine plays in about ``seconds``, after a
-    second of untimed ones. Processor time is the page's main thread's, as Chromium counts it
-    (the DevTools protocol's ``ThreadTime``)."""
-    page.evaluate(WARM_UP, [url, rulebook, seed])
+    """Random-against-random games the browser engine plays in about ``seconds``. Processor
+    time is the page's main thread's, as Chromium counts it (the DevTools protocol's
+    ``ThreadTime``)."""
     session = page.context.new_cdp_session(page)
     session.send("Performance.enable", {"timeDomain": "threadTicks"})
     before = thread_time(session)
@@ -167,15 +186,15 @@ def thread_time(session: Any) -> float:
     return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
 
 
-def kernel_random_games(packed: Any, seed: int, seconds: float) -> Run:
-    """Random-against-random games the kernel plays in about ``seconds``."""
-    fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, 0, 10)  # compiled, not timed
+def kernel_random_games(packed: Any, seed: int, first: int, seconds: float) -> Run:
+    """Random-against-random games the kernel plays in about ``seconds``, from game number
+    ``first`` of ``seed``."""
     games = wins = 0
     throws = elapsed = processor = 0.0
     batch = 20_000
     while elapsed < seconds:
         began, began_processor = time.perf_counter(), time.process_time()
-        table = fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, games, batch)
+        table = fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, first + games, batch)
         elapsed += time.perf_counter() - began
         processor += time.process_time() - began_processor
         games += batch
@@ -190,9 +209,9 @@ def speed_lines(
     """Games a second in the browser and the kernel, per wall-clock and per processor
     second, their first player's shares and game lengths, and the computer's think time; the
     ratio of the two rates per processor second."""
-    browser = browser_random_games(page, url, rulebook, seed, seconds)
+    packed = encode_rules(rules).packed()
+    browser, kernel = alternating_runs(page, url, rulebook, packed, seed, seconds)
     times = sorted(page.evaluate(THINK_TIMES, [url, rulebook, THINK_MOVES, REPEATS]))
-    kernel = kernel_random_games(encode_rules(rules).packed(), seed, seconds)
     rates = [run.games / run.seconds for run in (browser, kernel)]
     processor_rates = [run.games / run.processor for run in (browser, kernel)]
     ratio = processor_rates[0] / processor_rates[1]
