@@ -6,8 +6,10 @@ played rulebook beside the site's strongest agent's committed score there.
 
 The engine (``generator/site/assets/ur-engine.js``) and the rules files are written as the
 build writes them into a temporary folder, served on loopback and driven by Playwright. The
-rates are per wall-clock second (the browser gives no processor time), so the load average is
-printed first: compare ratios measured in one run, on a quiet machine.
+rates are given per wall-clock second and per processor second (the page's main thread's, as
+Chromium's DevTools protocol counts it, against the kernel process's): on a loaded machine the
+wall-clock ratio follows how the scheduler shares the cores between two processes, so the
+processor-time ratio is the one to compare.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from generator.commands._lines import line
@@ -37,14 +40,19 @@ REPEATS = 20
 """Each timed move is chosen this many times and the time divided: Chromium's clock reads in
 steps of 0.1 ms on a page that is not cross-origin isolated, longer than most moves take."""
 THINK_MOVES = 2000
+ROUNDS = 4
 PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title></head>'
+
+WARM_UP = """async ([url, id, seed]) => {
+  const { UrEngine } = await import(url);
+  const game = await UrEngine.load(id);
+  // the engine is compiled in tiers, the last after thousands of games
+  for (let warm = 0; warm < 1; ) warm += game.simulate(2000, seed + 1, "random", "random").seconds;
+}"""
 
 BROWSER_GAMES = """async ([url, id, seed, seconds]) => {
   const { UrEngine } = await import(url);
   const game = await UrEngine.load(id);
-  // a second of untimed games first: the engine is compiled in tiers, the last after
-  // thousands of games
-  for (let warm = 0; warm < 1; ) warm += game.simulate(2000, seed + 1, "random", "random").seconds;
   let games = 0, wins = 0, throws = 0, spent = 0;
   const batch = 2000;
   while (spent < seconds) {
@@ -128,42 +136,101 @@ def engine_page(rules: dict[str, Rules]) -> Iterator[tuple[Any, str]]:
                 browser.close()
 
 
-def kernel_random_games(packed: Any, seed: int, seconds: float) -> tuple[int, int, float]:
-    """Random-against-random games the kernel plays in about ``seconds``: games, first-player
-    wins, wall-clock seconds."""
-    fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, 0, 10)  # compiled, not timed
+@dataclass(frozen=True)
+class Run:
+    """Random games timed: how many, the first player's wins, the throws, and the wall-clock
+    and processor seconds they took."""
+
+    games: int
+    wins: int
+    throws: float
+    seconds: float
+    processor: float
+
+    def __add__(self, other: Run) -> Run:
+        return Run(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+
+def alternating_runs(
+    page: Any, url: str, rulebook: str, packed: Any, seed: int, seconds: float
+) -> tuple[Run, Run]:
+    """The browser engine's random games and the kernel's, about ``seconds`` each, timed in
+    ROUNDS alternating rounds and summed, so that a change in the machine's load falls on
+    both alike; each after untimed games that compile it."""
+    page.evaluate(WARM_UP, [url, rulebook, seed])
+    fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, 0, 10)
+    browser = kernel = Run(0, 0, 0.0, 0.0, 0.0)
+    for _ in range(ROUNDS):
+        part = seconds / ROUNDS
+        browser += browser_random_games(page, url, rulebook, seed + browser.games, part)
+        kernel += kernel_random_games(packed, seed, kernel.games, part)
+    return browser, kernel
+
+
+def browser_random_games(page: Any, url: str, rulebook: str, seed: int, seconds: float) -> Run:
+    """Random-against-random games the browser engine plays in about ``seconds``. Processor
+    time is the page's main thread's, as Chromium counts it (the DevTools protocol's
+    ``ThreadTime``)."""
+    session = page.context.new_cdp_session(page)
+    session.send("Performance.enable", {"timeDomain": "threadTicks"})
+    before = thread_time(session)
+    run = page.evaluate(BROWSER_GAMES, [url, rulebook, seed, seconds])
+    processor = thread_time(session) - before
+    session.detach()
+    return Run(run["games"], run["wins"], run["throws"], run["seconds"], processor)
+
+
+def thread_time(session: Any) -> float:
+    """The processor seconds the page's main thread has run."""
+    metrics = session.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
+
+
+def kernel_random_games(packed: Any, seed: int, first: int, seconds: float) -> Run:
+    """Random-against-random games the kernel plays in about ``seconds``, from game number
+    ``first`` of ``seed``."""
     games = wins = 0
-    elapsed = 0.0
+    throws = elapsed = processor = 0.0
     batch = 20_000
     while elapsed < seconds:
-        began = time.perf_counter()
-        table = fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, games, batch)
+        began, began_processor = time.perf_counter(), time.process_time()
+        table = fast.play_games(packed, fast.RANDOM, fast.RANDOM, seed, first + games, batch)
         elapsed += time.perf_counter() - began
+        processor += time.process_time() - began_processor
         games += batch
         wins += int((table[:, fast.WINNER] == 0).sum())
-    return games, wins, elapsed
+        throws += float(table[:, fast.THROWS].sum())
+    return Run(games, wins, throws, elapsed, processor)
 
 
 def speed_lines(
     page: Any, url: str, rulebook: str, rules: Rules, seed: int, seconds: float
-) -> None:
-    """Games a second in the browser and the kernel, their first player's shares, and the
-    computer's think time."""
-    browser = page.evaluate(BROWSER_GAMES, [url, rulebook, seed, seconds])
+) -> float:
+    """Games a second in the browser and the kernel, per wall-clock and per processor
+    second, their first player's shares and game lengths, and the computer's think time; the
+    ratio of the two rates per processor second."""
+    packed = encode_rules(rules).packed()
+    browser, kernel = alternating_runs(page, url, rulebook, packed, seed, seconds)
     times = sorted(page.evaluate(THINK_TIMES, [url, rulebook, THINK_MOVES, REPEATS]))
-    games, wins, elapsed = kernel_random_games(encode_rules(rules).packed(), seed, seconds)
-    browser_rate, kernel_rate = browser["games"] / browser["seconds"], games / elapsed
-    in_browser, in_kernel = Share(browser["wins"], browser["games"]), Share(wins, games)
-    line(f"browser engine {rulebook} random-vs-random games per second", browser_rate, "games/s")
-    line(f"kernel {rulebook} random-vs-random games per second (one core)", kernel_rate, "games/s")
-    line("ratio browser engine / kernel (wall clock)", browser_rate / kernel_rate, "x")
+    rates = [run.games / run.seconds for run in (browser, kernel)]
+    processor_rates = [run.games / run.processor for run in (browser, kernel)]
+    ratio = processor_rates[0] / processor_rates[1]
+    in_browser, in_kernel = Share(browser.wins, browser.games), Share(kernel.wins, kernel.games)
+    line(f"browser engine {rulebook} random-vs-random games per second", rates[0], "games/s")
+    line(f"kernel {rulebook} random-vs-random games per second (one core)", rates[1], "games/s")
+    line(f"ratio browser engine / kernel (wall clock), {rulebook}", rates[0] / rates[1], "x")
+    line("browser engine games per processor-second", processor_rates[0], "games/s")
+    line("kernel games per processor-second", processor_rates[1], "games/s")
+    line(f"ratio browser engine / kernel (processor time), {rulebook}", ratio, "x")
     line("browser engine first player's share", 100 * in_browser.estimate, "%")
     line("kernel first player's share", 100 * in_kernel.estimate, "%")
     line("difference of the shares in standard errors", difference_z(in_browser, in_kernel), "")
-    line("browser engine throws per game", browser["throws"] / browser["games"], "throws")
+    line("browser engine throws per game", browser.throws / browser.games, "throws")
+    line("kernel throws per game", kernel.throws / kernel.games, "throws")
     line("browser computer think time per move, median", times[len(times) // 2], "ms")
     line("browser computer think time per move, worst", times[-1], "ms")
     line("browser computer moves timed", len(times), "moves")
+    return ratio
 
 
 def difference_z(a: Share, b: Share) -> float:
@@ -211,10 +278,10 @@ def strongest(committed: dict[str, Any] | None, rulebook: str) -> tuple[str, flo
 
 
 def browser_lines(
-    rules: dict[str, Rules], speed_rulebook: str, seed: int, seconds: float, computer_games: int
+    rules: dict[str, Rules], timed: list[str], seed: int, seconds: float, computer_games: int
 ) -> None:
-    """The browser section of ``ur-variants bench``; skipped with a line saying why where
-    Playwright or Chromium is missing."""
+    """The browser section of ``ur-variants bench``, its speed figures for each rulebook in
+    ``timed``; skipped with a line saying why where Playwright or Chromium is missing."""
     try:
         import playwright  # noqa: F401
     except ImportError:
@@ -223,8 +290,12 @@ def browser_lines(
     if find_chromium() is None:
         print("browser engine: chromium is not installed (scripts/install-chromium.sh); skipped")
         return
-    wanted = rules if computer_games else {speed_rulebook: rules[speed_rulebook]}
+    wanted = rules if computer_games else {rulebook: rules[rulebook] for rulebook in timed}
     with engine_page(wanted) as (page, url):
-        speed_lines(page, url, speed_rulebook, rules[speed_rulebook], seed, seconds)
+        ratios = [speed_lines(page, url, r, rules[r], seed, seconds) for r in timed]
+        if len(ratios) > 1:
+            ratio = "ratio browser engine / kernel (processor time)"
+            line(f"{ratio}, lowest of {len(ratios)} rulebooks", min(ratios), "x")
+            line(f"{ratio}, median of {len(ratios)} rulebooks", median(ratios), "x")
         if computer_games:
             computer_lines(page, url, rules, computer_games, seed)
