@@ -11,6 +11,7 @@
 // it shows is set up from document$ (as ur-compare.js does), once per board.
 
 import { UrEngine } from "./ur-engine.js";
+import { ownRules } from "./ur-own-rules.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const OTHER = { L: "D", D: "L" };
@@ -84,13 +85,7 @@ class Board {
     this.words = data.words;
     this.L = data.routes.L.length;
     this.off = this.L + 1;
-    this.svg = root.querySelector("svg.ur-board");
-    // Pieces on the board are controls: the drawing becomes a group of them, still labelled.
-    this.svg.setAttribute("role", "group");
-    this.cells = new Map();
-    for (const rect of this.svg.querySelectorAll("rect[data-cell]")) this.cells.set(rect.dataset.cell, rect);
-    this.layer = element("g", { class: "play-layer" }, null, SVG);
-    this.svg.appendChild(this.layer);
+    this.useBoard(root.querySelector("svg.ur-board"));
     this.button = (name) => root.querySelector(`[data-play="${name}"]`);
     this.status = this.button("status");
     this.lotsShown = this.button("lots");
@@ -121,10 +116,39 @@ class Board {
     this.button("pass").addEventListener("click", () => this.act(() => this.playPass()));
     this.button("undo").addEventListener("click", () => this.act(() => this.undo()));
     this.button("new").addEventListener("click", () => this.act(() => this.newGame()));
-    for (const [cell, rect] of this.cells) {
-      rect.addEventListener("click", () => this.act(() => this.playTo(cell)));
-    }
     this.root.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  // The drawing played on: its squares take clicks, and pieces are drawn in a layer over it.
+  useBoard(svg) {
+    this.svg = svg;
+    // Pieces on the board are controls: the drawing becomes a group of them, still labelled.
+    this.svg.setAttribute("role", "group");
+    this.cells = new Map();
+    for (const rect of this.svg.querySelectorAll("rect[data-cell]")) {
+      this.cells.set(rect.dataset.cell, rect);
+      rect.addEventListener("click", () => this.act(() => this.playTo(rect.dataset.cell)));
+    }
+    this.layer = element("g", { class: "play-layer" }, null, SVG);
+    this.svg.appendChild(this.layer);
+  }
+
+  // Other rules (a reader's own, ur-own-rules.js): a new game under them, on `svg` when their
+  // route is drawn on another board. The notice, if any, is said where a bad address is.
+  useRules(game, data, svg, notice) {
+    this.swapBoard(svg);
+    this.g = game;
+    this.data = data;
+    this.L = data.routes.L.length;
+    this.off = this.L + 1;
+    this.round += 1;
+    this.begin(game.start(), notice);
+  }
+
+  swapBoard(svg) {
+    if (!svg || svg === this.svg) return;
+    this.svg.replaceWith(svg);
+    this.useBoard(svg);
   }
 
   act(step) {
@@ -489,9 +513,14 @@ async function setUp(root) {
     error.hidden = false;
     return;
   }
-  const board = new Board(root, data, game);
-  const { position, bad } = addressPosition(game);
-  board.begin(position || game.start(), bad ? data.words["bad-address"] : null);
+  // The rules the address changes, if any (their game, data and board), and the panel.
+  const own = await ownRules(root, data, game);
+  const board = new Board(root, own.data, own.game);
+  board.swapBoard(own.svg);
+  const { position, bad } = addressPosition(own.game);
+  const notices = [own.notice, bad ? data.words["bad-address"] : null].filter(Boolean);
+  board.begin(position || own.game.start(), notices.join(" ") || null);
+  own.connect(board);
 }
 
 function boot() {
