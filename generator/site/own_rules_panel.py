@@ -13,6 +13,7 @@ its rulebook page would draw it, for play to move onto when a reader chooses it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -20,8 +21,6 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.model.equipment import Board, Route
-from generator.sim.stats import Z95
-from generator.sim.variation import canonical
 from generator.site.board import board_svg, route_description, square_names
 from generator.site.context import SiteContext, variant_page
 
@@ -35,7 +34,7 @@ def answer_key(value: Any) -> str:
     """An answer as the address writes it: the runs of letters and digits of its canonical
     JSON joined by hyphens (``"rosettes"``, ``7``, ``[5, 4, 1]`` -> ``5-4-1``), ``none`` for
     an empty list. Readable, URL-safe, and the same while the value is."""
-    runs = re.findall(r"[a-z0-9]+", canonical(value).lower())
+    runs = re.findall(r"[a-z0-9]+", json.dumps(value, sort_keys=True).lower())
     return "-".join(runs) or "none"
 
 
@@ -89,14 +88,15 @@ def panel_data(
     ctx: SiteContext, variant_id: str, link: Link, answers: dict[str, Any]
 ) -> dict[str, Any]:
     """The panel's part of the page data: its questions, every played question's title (for
-    a problem on one not listed), the simulation's size, seed and
-    interval (the site's: :func:`generator.sim.stats.wilson`), and the panel's words."""
+    a problem on one not listed), the simulation's size and seed, the z of its interval (the
+    answers file's: Wilson's interval as :func:`generator.sim.stats.wilson` gives it), and
+    the panel's words."""
     return {
         "questions": panel_questions(ctx, variant_id, link, answers),
         "titles": {q.id: q.title for q in ctx.catalog.questions.values() if q.drives_engine},
         "games": SIMULATED_GAMES,
         "seed": SIMULATION_SEED,
-        "z": Z95,
+        "z": answers["z"],
         "words": ctx.words.data["own-rules"],
     }
 
