@@ -1,18 +1,23 @@
 """The play pages' data (generator/site/play_pages.py), read without a browser: each event
 links to the rulebook's own ruling on the event's question, the throws are the rulebook's own
-lots with their odds, and the data cannot close the script element that carries it."""
+lots with their odds, the data cannot close the script element that carries it, and the
+"Change the rules" panel's questions and answers are words, in the answers file's order."""
 
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from generator.measure.own_rules import own_rules
 from generator.model.catalog import load_valid_catalog
+from generator.sim.variation import canonical
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
+from generator.site.own_rules_panel import answer_key, answer_keys, other_boards
 from generator.site.play_pages import page_data, play_page, play_pages, script_json, served_link
 
 DATA = Path(__file__).parent / "data" / "site"
@@ -81,3 +86,71 @@ def test_only_a_page_whose_game_ships_offers_the_hint(ctx: SiteContext) -> None:
     assert data["hint"]["index"] == f"../hints/{hinted}.json"
     assert data["hint"]["words"] == ctx.words.data["play-hint"]
     assert "hint" not in page_data(ctx, plain, play_page(plain))
+
+
+# --- the "Change the rules" panel (generator/site/own_rules_panel.py) ------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+MACHINE_VALUE = re.compile(r"r\d+c\d+|[{}\[\]\"_]|\b(?:true|false|null)\b")
+"""What a value looks like as data rather than words: a cell, JSON punctuation, a literal."""
+
+
+@pytest.fixture(scope="module")
+def site() -> SiteContext:
+    """The real catalogue: its questions have several answers each, with real words."""
+    return SiteContext(
+        load_valid_catalog(ROOT / "variants"), None, load_editions(ROOT / "variants")
+    )
+
+
+def test_every_question_in_the_panel_has_answers_in_words(site: SiteContext) -> None:
+    answers = own_rules(site.catalog)
+    for variant_id in site.variant_ids:
+        if variant_id not in answers["rulebooks"]:
+            continue
+        data = page_data(site, variant_id, play_page(variant_id), answers)
+        questions = data["own"]["questions"]
+        assert len(questions) >= 5, f"{variant_id}: only {len(questions)} questions to change"
+        for question in questions:
+            listed = question["answers"]
+            assert len(listed) >= 2, f"{variant_id} {question['id']}: one answer"
+            assert sum(a["own"] for a in listed) == 1, f"{variant_id} {question['id']}: own"
+            words = [a["words"] for a in listed]
+            assert len(set(words)) == len(words), f"{question['id']}: answers read alike {words}"
+            keys = [a["key"] for a in listed]
+            assert len(set(keys)) == len(keys) and all(re.fullmatch(r"[a-z0-9-]+", k) for k in keys)
+            for text in [question["title"], *words, *(a["phrase"] for a in listed)]:
+                assert text.strip() and not MACHINE_VALUE.search(text), f"machine value: {text!r}"
+            for answer in listed:
+                for rulebook in answer["rulebooks"]:
+                    assert rulebook["href"].startswith("../../variants/")
+        assert set(data["diceLots"]) == set(answers["equipment"]["dice"])
+
+
+def test_the_panels_answers_are_the_answers_files_in_its_order(site: SiteContext) -> None:
+    answers = own_rules(site.catalog)
+    data = page_data(site, "finkel-english", play_page("finkel-english"), answers)
+    listed = {q["id"]: q for q in data["own"]["questions"]}
+    assert list(listed) == [q["id"] for q in answers["questions"]]
+    for entry in answers["questions"]:
+        own = [a for a in listed[entry["id"]]["answers"] if a["own"]]
+        position = listed[entry["id"]]["answers"].index(own[0])
+        value = entry["answers"][position]["value"]
+        assert canonical(value) == canonical(answers["rulebooks"]["finkel-english"][entry["id"]])
+
+
+def test_answer_keys_are_readable_and_unique() -> None:
+    assert answer_key("rosettes") == "rosettes"
+    assert answer_key([5, 4, 1]) == "5-4-1"
+    assert answer_key([]) == "none" and answer_key(None) == "null"
+    assert answer_key(["r2c4"]) == "r2c4"
+    assert answer_keys([[1], [1], 2]) == ["1", "1-2", "2"]
+
+
+def test_a_changed_route_is_drawn_on_its_own_board(site: SiteContext) -> None:
+    answers = own_rules(site.catalog)
+    boards = other_boards(site, "finkel-english", answers)
+    own = site.resolved["finkel-english"].route.id
+    assert own not in boards and set(boards) == set(answers["equipment"]["routes"]) - {own}
+    aseb = site.catalog.equipment.routes["aseb"]
+    assert all(f'data-cell="{cell}"' in boards["aseb"] for cell in aseb.light)

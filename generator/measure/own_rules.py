@@ -17,12 +17,15 @@ The format (version 1)::
      "equipment": {"boards": {<id>: {"cells": [<cell>, ...], "rosettes": [<cell>, ...]}},
                    "routes": {<id>: {"board": <id>, "light": [<cell>, ...],
                                      "dark": [<cell>, ...]}},
-                   "dice": {<id>: {"throws": [[<throw>, <numerator>, <denominator>], ...]}}}}
+                   "dice": {<id>: {"throws": [[<throw>, <numerator>, <denominator>], ...]}}},
+     "z": <the normal quantile of the site's 95 % intervals>}
 
 A question is listed where the catalogue knows more than one answer to it
 (:func:`generator.sim.variation.alternatives`: the rulebooks' answers, then the readings the
 question asks the sensitivity runs to measure, which may name no rulebook); its answers keep
 that order. The equipment is every board, route and dice some listed answer or rulebook names.
+``z`` is the one the site's intervals use (:data:`generator.sim.stats.Z95`), for a reader's
+own simulation to give its interval as the site does.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 
 from generator.model.catalog_contents import Catalog
 from generator.model.equipment import Equipment
+from generator.sim.stats import Z95
 from generator.sim.suite import simulated_variants
 from generator.sim.variation import EQUIPMENT_QUESTIONS, alternatives, canonical, engine_questions
 
@@ -98,4 +102,5 @@ def own_rules(catalog: Catalog) -> dict[str, Any]:
         "questions": answers,
         "rulebooks": rulebooks,
         "equipment": equipment_data(catalog.equipment, named),
+        "z": Z95,
     }

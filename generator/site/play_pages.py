@@ -21,10 +21,12 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.engine.rules import compile_rules
+from generator.measure.own_rules import own_rules
 from generator.model.equipment import Dice
 from generator.site.board import rulebook_board
 from generator.site.context import SiteContext, docs_url, short_page, variant_page
 from generator.site.families import families
+from generator.site.own_rules_panel import other_boards, panel_data
 from generator.site.play_files import hint_paths
 from generator.site.render import environment, render
 
@@ -77,13 +79,22 @@ def event_rulings(ctx: SiteContext, variant_id: str, page: str) -> dict[str, Any
             "words": event["words"],
             "href": served_link(page, short_page(ruling.id)) if ruling else None,
             "title": ctx.ruling_title(ruling) if ruling else None,
+            "question": event["question"],
         }
     return events
 
 
-def page_data(ctx: SiteContext, variant_id: str, page: str, hinted: bool = False) -> dict[str, Any]:
-    """What the script needs beyond the rules file, and the words it says; where the game is
-    solved and shipped (``hinted``), where the perfect-play hint's files are."""
+def page_data(
+    ctx: SiteContext,
+    variant_id: str,
+    page: str,
+    answers: dict[str, Any] | None = None,
+    hinted: bool = False,
+) -> dict[str, Any]:
+    """What the script needs beyond the rules file, and the words it says; with ``answers``
+    (:func:`generator.measure.own_rules.own_rules`), the "Change the rules" panel's data
+    (:mod:`generator.site.own_rules_panel`) and each dice's lots, for a changed dice; where the
+    game is solved and shipped (``hinted``), where the perfect-play hint's files are."""
     resolved = ctx.resolved[variant_id]
     rules = compile_rules(resolved)
     words = {k: v for k, v in ctx.words.data["play"].items() if k != "events"}
@@ -97,6 +108,17 @@ def page_data(ctx: SiteContext, variant_id: str, page: str, hinted: bool = False
         "lots": lots(resolved.dice),
         "events": event_rulings(ctx, variant_id, page),
         "words": words,
+        **({} if answers is None else own_rules_data(ctx, variant_id, page, answers)),
+    }
+
+
+def own_rules_data(
+    ctx: SiteContext, variant_id: str, page: str, answers: dict[str, Any]
+) -> dict[str, Any]:
+    dice = ctx.catalog.equipment.dice
+    return {
+        "own": panel_data(ctx, variant_id, lambda target: served_link(page, target), answers),
+        "diceLots": {d: lots(dice[d]) for d in answers["equipment"]["dice"]},
     }
 
 
@@ -117,7 +139,9 @@ def script_json(data: dict[str, Any]) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def rulebook_play_page(ctx: SiteContext, variant_id: str, hinted: bool = False) -> str:
+def rulebook_play_page(
+    ctx: SiteContext, variant_id: str, answers: dict[str, Any], hinted: bool = False
+) -> str:
     resolved = ctx.resolved[variant_id]
     variant = resolved.variant
     page = play_page(variant_id)
@@ -138,11 +162,13 @@ def rulebook_play_page(ctx: SiteContext, variant_id: str, hinted: bool = False) 
         rulebook=variant_page(variant_id),
         index=PLAY_INDEX,
         board=rulebook_board(ctx.words, resolved, "play-board", hooks=True),
-        data=script_json(page_data(ctx, variant_id, page, hinted)),
+        data=script_json(page_data(ctx, variant_id, page, answers, hinted)),
         hinted=hinted,
         hint_words=ctx.words.data["play-hint"],
+        boards=other_boards(ctx, variant_id, answers),
         script=served_link(page, SCRIPT),
         words=ctx.words.data["play"],
+        own=ctx.words.data["own-rules"],
     )
 
 
@@ -153,8 +179,9 @@ def play_pages(
     ``hinted`` (their solved game shipped) offer the perfect-play hint."""
     if not played:
         return {}
+    answers = own_rules(ctx.catalog)
     pages = {
-        play_page(v): rulebook_play_page(ctx, v, v in hinted)
+        play_page(v): rulebook_play_page(ctx, v, answers, v in hinted)
         for v in ctx.variant_ids
         if v in played
     }

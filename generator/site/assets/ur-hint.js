@@ -134,8 +134,13 @@ export class Hint {
   // Called after every drawing of the board.
   update() {
     for (const node of this.root.querySelectorAll(".play-best")) node.classList.remove("play-best");
-    if (!this.on || !this.solved) return;
     const board = this.board;
+    // The solved game is this rulebook's: while a reader's own rules are played it knows
+    // nothing of them, so the hint and its words step aside until the rulebook's rules return.
+    const own = !board.changed;
+    this.button.hidden = !own;
+    this.text.hidden = !own || !this.on;
+    if (!own || !this.on || !this.solved) return;
     const side = readPosition(board.position).side;
     const moves = board.lot && !this.game.winner(board.position) ? board.options : [];
     let light = this.solved.lightChance(board.position);

@@ -12,6 +12,7 @@
 
 import { UrEngine } from "./ur-engine.js";
 import { Hint } from "./ur-hint.js";
+import { ownRules } from "./ur-own-rules.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const OTHER = { L: "D", D: "L" };
@@ -87,20 +88,14 @@ class Board {
     this.words = data.words;
     this.L = data.routes.L.length;
     this.off = this.L + 1;
-    this.svg = root.querySelector("svg.ur-board");
-    // Pieces on the board are controls: the drawing becomes a group of them, still labelled.
-    this.svg.setAttribute("role", "group");
-    this.cells = new Map();
-    for (const rect of this.svg.querySelectorAll("rect[data-cell]")) this.cells.set(rect.dataset.cell, rect);
-    this.layer = element("g", { class: "play-layer" }, null, SVG);
-    // Pieces go under the squares' step numbers, which stay readable on them (their halo).
-    this.svg.insertBefore(this.layer, this.svg.querySelector("text.step"));
+    this.useBoard(root.querySelector("svg.ur-board"));
     this.button = (name) => root.querySelector(`[data-play="${name}"]`);
     this.status = this.button("status");
     this.lotsShown = this.button("lots");
     this.log = this.button("log");
     this.error = root.querySelector(".play-error");
     this.players = { L: "person", D: "computer" };
+    this.changed = false; // a reader's own rules are played (ur-own-rules.js), not the rulebook's
     this.round = 0; // bumped by a new game or an undo: the computer's pending steps are dropped
     this.interacted = false;
     this.bind();
@@ -125,10 +120,40 @@ class Board {
     this.button("pass").addEventListener("click", () => this.act(() => this.playPass()));
     this.button("undo").addEventListener("click", () => this.act(() => this.undo()));
     this.button("new").addEventListener("click", () => this.act(() => this.newGame()));
-    for (const [cell, rect] of this.cells) {
-      rect.addEventListener("click", () => this.act(() => this.playTo(cell)));
-    }
     this.root.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  // The drawing played on: its squares take clicks, and pieces are drawn in a layer over it.
+  useBoard(svg) {
+    this.svg = svg;
+    // Pieces on the board are controls: the drawing becomes a group of them, still labelled.
+    this.svg.setAttribute("role", "group");
+    this.cells = new Map();
+    for (const rect of this.svg.querySelectorAll("rect[data-cell]")) {
+      this.cells.set(rect.dataset.cell, rect);
+      rect.addEventListener("click", () => this.act(() => this.playTo(rect.dataset.cell)));
+    }
+    this.layer = element("g", { class: "play-layer" }, null, SVG);
+    // Pieces go under the squares' step numbers, which stay readable on them (their halo).
+    this.svg.insertBefore(this.layer, this.svg.querySelector("text.step"));
+  }
+
+  // Other rules (a reader's own, ur-own-rules.js): a new game under them, on `svg` when their
+  // route is drawn on another board. The notice, if any, is said where a bad address is.
+  useRules(game, data, svg, notice) {
+    this.swapBoard(svg);
+    this.g = game;
+    this.data = data;
+    this.L = data.routes.L.length;
+    this.off = this.L + 1;
+    this.round += 1;
+    this.begin(game.start(), notice);
+  }
+
+  swapBoard(svg) {
+    if (!svg || svg === this.svg) return;
+    this.svg.replaceWith(svg);
+    this.useBoard(svg);
   }
 
   act(step) {
@@ -500,10 +525,17 @@ async function setUp(root) {
     error.hidden = false;
     return;
   }
-  const board = new Board(root, data, game);
+  // The rules the address changes, if any (their game, data and board), and the panel.
+  const own = await ownRules(root, data, game);
+  const board = new Board(root, own.data, own.game);
+  board.swapBoard(own.svg);
+  board.changed = own.game !== game; // the address changed the rules
+  // The hint knows the rulebook's own game alone: it stands aside while other rules are played.
   if (data.hint) board.hint = new Hint(root, data.hint, game, board);
-  const { position, bad } = addressPosition(game);
-  board.begin(position || game.start(), bad ? data.words["bad-address"] : null);
+  const { position, bad } = addressPosition(own.game);
+  const notices = [own.notice, bad ? data.words["bad-address"] : null].filter(Boolean);
+  board.begin(position || own.game.start(), notices.join(" ") || null);
+  own.connect(board);
 }
 
 function boot() {
