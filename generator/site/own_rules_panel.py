@@ -102,11 +102,13 @@ def panel_data(
 
 
 def route_board(ctx: SiteContext, board: Board, route: Route) -> Markup:
-    """A route's board as a play page draws it (its squares hooked for the script)."""
+    """A route's board as a play page draws it (its squares hooked for the script); its ids
+    are the route's own, as every drawing a page carries, in a template or not, is read for
+    its anchors (tests/browser/test_links.py: an id used twice is an ambiguous anchor)."""
     return board_svg(
         board,
         route,
-        svg_id="play-board",
+        svg_id=f"play-route-{route.id}",
         title=str(ctx.words.data["own-rules"]["board-title"]),
         description=route_description(ctx.words, board, route),
         names=square_names(ctx.words, board, route),
