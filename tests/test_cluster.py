@@ -16,15 +16,15 @@ import pytest
 
 from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import load_catalog
+from generator.sim.cache_files import write_json
 from generator.solver import partition
-from generator.solver.cluster import cluster_path
+from generator.solver.cluster import WORKING, WorkerCheckpoints, cluster_path, loss_report
+from generator.solver.cluster_check import compare_arrays, compare_folder, local_workers
 from generator.solver.cluster_layer import mine
 from generator.solver.solve import solve, with_pieces
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "generator"]
-TOLERANCE_PP = 1e-9
-"""Percentage points: the issue's bound between the distributed and single-process values."""
 
 
 def rules_of(variant: str, pieces: int) -> Rules:
@@ -44,14 +44,9 @@ def assert_same_as_single(rules: Rules, cache: Path, printed: str) -> None:
     and so does the start value it printed."""
     single = solve(rules, cache_dir=None)
     assert f"first player (light) wins:  {100 * single.start_value:.10f} %" in printed
-    folder = cluster_path(cache, rules, 2)
-    values, lengths = np.load(folder / "values.npy"), np.load(folder / "lengths.npy")
-    assert values.shape == single.values.shape
-    assert 100 * np.abs(values - single.values).max() <= TOLERANCE_PP
-    finite = np.isfinite(single.lengths)
-    assert np.array_equal(finite, np.isfinite(lengths))
-    assert np.abs(lengths[finite] - single.lengths[finite]).max() <= 1e-9
-    assert np.array_equal(values, single.values), "not the same bits (within the bound)"
+    found = compare_folder(single, cluster_path(cache, rules, 2))
+    assert found.within_bound, found.lines()
+    assert found.same_bits, found.lines()
 
 
 @pytest.mark.parametrize("workers", [2, 3])
@@ -88,34 +83,6 @@ def test_two_workers_store_the_single_process_values(
     assert_same_as_single(rules_of(variant, pieces), tmp_path, done.stdout)
 
 
-def _rank_one(launcher: int) -> int | None:
-    """The process of MPI rank 1 under ``launcher`` (MPICH tells each its rank in PMI_RANK)."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes().split(b"\0")
-            command = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        ours = launcher in _ancestry(int(entry.name))
-        if b"PMI_RANK=1" in environ and b"generator.commands._cluster_worker" in command and ours:
-            return int(entry.name)
-    return None
-
-
-def _ancestry(pid: int) -> list[int]:
-    """The processes ``pid`` descends from."""
-    found = []
-    while pid > 1:
-        try:
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            break
-        found.append(pid)
-    return found
-
-
 @pytest.mark.slow
 def test_a_killed_worker_costs_its_unfinished_layer(tmp_path: Path) -> None:
     """Kill worker 1 once its first layer is checkpointed: the run stops; the same command
@@ -130,12 +97,13 @@ def test_a_killed_worker_costs_its_unfinished_layer(tmp_path: Path) -> None:
     while not list(checkpoints.glob("layer-*.json")) and time.monotonic() < deadline:
         assert run.poll() is None, run.communicate()
         time.sleep(0.05)
-    victim = _rank_one(run.pid)
+    victim = local_workers(run.pid).get(1)
     assert victim is not None
     os.kill(victim, signal.SIGKILL)
     _, stderr = run.communicate(timeout=120)
     assert run.returncode == 1
     assert "run the same command again to resume" in stderr
+    assert "checkpointed by every worker" in stderr, stderr
     finished = len(list(checkpoints.glob("layer-*.json")))
     layers = int((partition.game(rules).index.layer_sizes > 0).sum())
     assert 1 <= finished < layers, f"killed after {finished} of {layers} layers"
@@ -145,3 +113,38 @@ def test_a_killed_worker_costs_its_unfinished_layer(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert f"resumed after {finished} checkpointed layer(s)" in again.stdout
     assert_same_as_single(rules, tmp_path, again.stdout)
+
+
+def test_the_comparison_tells_a_changed_bit_from_a_difference_past_the_bound() -> None:
+    """The check the long runs report (bench/cluster_check.py): one value a hair off is
+    within 1e-9 percentage points but not the same bits; one 1e-10 off (1e-8 points) is past
+    the bound; a finite length made endless is caught."""
+    single = solve(rules_of("royalur-finkel", 1), cache_dir=None)
+    values, lengths, start = single.values.copy(), single.lengths.copy(), single.start_value
+    assert compare_arrays(single, values, lengths, start).same_bits
+    values[7] = np.nextafter(values[7], 1.0)
+    hair = compare_arrays(single, values, lengths, start)
+    assert hair.within_bound and not hair.same_bits and hair.differing_values == 1
+    values[7] += 1e-10
+    assert not compare_arrays(single, values, lengths, start).within_bound
+    values[7] = single.values[7]
+    lengths[np.flatnonzero(np.isfinite(lengths))[0]] = np.inf
+    endless = compare_arrays(single, values, lengths, start)
+    assert not endless.same_endless and not endless.within_bound
+
+
+def test_a_stopped_run_names_the_layers_kept_and_the_layer_lost(tmp_path: Path) -> None:
+    """Two workers finished layer 5, one also layer 4, while layer 4 was being solved: the
+    report keeps layer 5 (what resuming takes up) and names layer 4 as lost."""
+    figures = {"states": 1200, "seconds": 3.5}
+    for worker, layers in ((0, (5, 4)), (1, (5,))):
+        store = WorkerCheckpoints(tmp_path / f"worker-{worker}")
+        for layer in layers:
+            store.finish(layer, np.zeros(600), np.zeros(600), {**figures, "layer": layer})
+    write_json(tmp_path / WORKING, {"layer": 4, "states": 3000, "started": time.time() - 30})
+    report = loss_report(tmp_path, 2)
+    assert report.startswith("kept layer 5, checkpointed by every worker (1,200 states, 3.5 s")
+    assert "lost layer 4 (3,000 states), stopped about 30 s into its solve" in report
+    assert loss_report(tmp_path / "nothing", 2) == (
+        "no layer was checkpointed by every worker yet; no layer was in progress"
+    )

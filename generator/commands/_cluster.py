@@ -15,6 +15,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.engine.rules import Rules
 
 MISSING_MPI = (
     "--workers: the distributed solve needs MPI (mpi4py and an MPI such as the mpich wheel);"
@@ -33,8 +37,9 @@ def mpiexec() -> str | None:
     return str(beside) if beside.exists() else shutil.which("mpiexec")
 
 
-def launch(args: argparse.Namespace, cache_dir: Path) -> int:
-    """Start ``args.workers`` workers on the solve of ``args.variant``; their exit status."""
+def launch(args: argparse.Namespace, cache_dir: Path, rules: Rules) -> int:
+    """Start ``args.workers`` workers on the solve of ``args.variant`` (``rules``, with its
+    pieces); their exit status. A run that stops says what it kept and what it lost."""
     if len(args.variant) != 1:
         print("--workers: solve one variant at a time on a cluster", file=sys.stderr)
         return 2
@@ -69,10 +74,13 @@ def launch(args: argparse.Namespace, cache_dir: Path) -> int:
         env.update(NUMBA_NUM_THREADS=threads, OMP_NUM_THREADS=threads)
     status = subprocess.run(command, env=env, check=False).returncode
     if status != 0:
+        from generator.solver.cluster import cluster_path, loss_report
+
+        folder = cluster_path(cache_dir, rules, args.workers)
         print(
             f"{args.variant[0]}: the distributed solve stopped (a worker was lost or failed,"
-            f" exit {status}); run the same command again to resume from the layers every"
-            " worker finished",
+            f" exit {status}): {loss_report(folder, args.workers)}; run the same command again"
+            " to resume from the layers every worker finished",
             file=sys.stderr,
         )
         return 1

@@ -5,6 +5,7 @@ does and solves them with the other workers; the first prints the solution."""
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 from pathlib import Path
 
@@ -45,9 +46,13 @@ def worker(argv: list[str]) -> int:
     solution = solve_distributed(
         comm, rules, folder, progress=say if first and args.progress else None
     )
-    if first:
+    # Each worker's own high-water mark: every worker holds the whole values and lengths.
+    peaks = comm.gather(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, root=0)
+    if first and peaks is not None:
         save_solution(folder, solution)
         print_solution(args.variant, rules, changes, solution, f" on {comm.size} workers")
+        mib = ", ".join(f"{peak / 2**20:,.0f}" for peak in peaks)
+        print(f"  each worker's peak memory:  {mib} MiB (worker 0 first)")
         print(f"  values and lengths:         {folder}")
     return 0
 

@@ -138,9 +138,16 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and not args.plan:
         from generator.commands._cluster import launch
 
-        if any(compiled(catalog, variant, changes) is None for variant in args.variant):
+        games = [compiled(catalog, variant, changes) for variant in args.variant]
+        first = games[0]
+        if first is None or None in games:
             return 2
-        return launch(args, cache_dir)
+        try:
+            first = with_pieces(first, args.pieces) if args.pieces is not None else first
+        except ValueError as error:  # more pieces than the rules name entries for
+            print(f"{args.variant[0]}: {error}", file=sys.stderr)
+            return 2
+        return launch(args, cache_dir, first)
     for variant in args.variant:
         rules = compiled(catalog, variant, changes)
         if rules is None:

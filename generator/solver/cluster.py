@@ -120,6 +120,50 @@ class WorkerCheckpoints:
             return None
         return arrays["values"], arrays["lengths"], record["figures"]
 
+    def finished(self) -> dict[int, dict[str, Any]]:
+        """The figures of every layer this worker recorded as finished (the records alone:
+        their arrays are checked when a resumed run loads them)."""
+        found = {}
+        for path in self.folder.glob("layer-*.json"):
+            record = read_json(path)
+            if isinstance(record, dict) and isinstance(record.get("figures"), dict):
+                found[int(record["layer"])] = record["figures"]
+        return found
+
+
+WORKING = "working.json"
+"""The layer the workers are solving (its number, states and start), written by the first
+worker as each layer starts: what a lost worker's run loses (:func:`loss_report`)."""
+
+
+def loss_report(folder: Path, workers: int) -> str:
+    """What a stopped run of ``workers`` workers keeps (the layers every worker checkpointed,
+    from which the same command resumes) and what it lost (the layer in progress, solved
+    again), in words."""
+    finished = [WorkerCheckpoints(folder / f"worker-{r}").finished() for r in range(workers)]
+    kept = sorted(set.intersection(*(set(layers) for layers in finished)), reverse=True)
+    if kept:
+        records = [finished[0][layer] for layer in kept]
+        states = sum(int(record["states"]) for record in records)
+        seconds = sum(float(record["seconds"]) for record in records)
+        where = f"layer {kept[0]}" if len(kept) == 1 else f"layers {kept[0]} to {kept[-1]}"
+        kept_words = (
+            f"kept {where}, checkpointed by every worker ({states:,} states,"
+            f" {seconds:,.1f} s of solving)"
+        )
+    else:
+        kept_words = "no layer was checkpointed by every worker yet"
+    working = read_json(folder / WORKING)
+    if isinstance(working, dict) and working.get("layer") not in kept:
+        lost = time.time() - float(working["started"])
+        lost_words = (
+            f"lost layer {working['layer']} ({int(working['states']):,} states), stopped about"
+            f" {lost:,.0f} s into its solve; the resumed run solves it again"
+        )
+    else:
+        lost_words = "no layer was in progress"
+    return f"{kept_words}; {lost_words}"
+
 
 def solve_distributed(
     comm: MPI.Comm,
@@ -158,6 +202,11 @@ def solve_distributed(
                 totals.add(record)
                 totals.resumed += 1
                 continue
+        if comm.rank == 0:
+            write_json(
+                folder / WORKING,
+                {"layer": layer, "states": int(index.layer_sizes[layer]), "started": time.time()},
+            )
         run = ClusterLayerSolve(comm, rules, geo, configs, index, moves, layer, values, lengths)
         record = run_layer(run, tolerance)
         for array in (values, lengths):
