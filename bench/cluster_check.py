@@ -61,7 +61,8 @@ def compare(args: argparse.Namespace) -> int:
     single = solve(rules, cache_dir=cache)
     found = compare_folder(single, cluster_path(cache, rules, args.workers))
     pieces = f"{rules.pieces} pieces a side"
-    print(f"{args.variant}, {pieces}, {args.workers} workers against one process")
+    workers = f"{args.workers} worker{'s' * (args.workers != 1)}"
+    print(f"{args.variant}, {pieces}, {workers} against one process")
     for line in found.lines():
         print(f"  {line}")
     return 0 if found.within_bound else 1
@@ -144,7 +145,7 @@ def lost_worker(args: argparse.Namespace) -> int:
         command, capture_output=True, text=True, cwd=ROOT, preexec_fn=capped(args.memory_mib)
     )
     print(f"same command again: exit {again.returncode} after {time.monotonic() - began:.1f} s")
-    for line in (again.stdout + again.stderr).splitlines():
+    for line in (again.stderr + again.stdout).splitlines():
         if re.match(r"\s+(layer|first player|each worker|solve time)", line) or "resumed" in line:
             print(f"  {line.strip()}")
     if again.returncode != 0:

@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,31 @@ def _report(engine: str, name: str, value: float, unit: str) -> None:
     print(f"{engine}: {name}: {value:.4g} {unit}", flush=True)
 
 
+def _timed(
+    call: Callable[..., object],
+    repeat: int,
+    *args: object,
+    warm: int = 1,
+    settle: Callable[[], object] | None = None,
+) -> float:
+    """Seconds a call of ``call(*args)``, the mean of ``repeat`` after ``warm`` untimed ones
+    (the engine's connections and buffers made); ``settle`` runs between the two (MPI's
+    barrier, so both workers start the timed calls together)."""
+    for _ in range(warm):
+        call(*args)
+    if settle is not None:
+        settle()
+    began = time.perf_counter()
+    for _ in range(repeat):
+        call(*args)
+    return (time.perf_counter() - began) / repeat
+
+
+def _transfers(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """The transfers timed in every engine: a wave's values and a sweep's."""
+    return [("a wave's values", args.values // args.waves), ("a sweep's values", args.values)]
+
+
 class _Holder:
     """A worker's state: an array it sends, and what it received."""
 
@@ -96,21 +122,10 @@ def ray_engine(args: argparse.Namespace) -> None:
     b: Any = Holder.remote()
     pids = ray.get([a.pid.remote(), b.pid.remote()])
     _report("ray", "start-up, two workers", time.perf_counter() - began, "s")
-    for _ in range(20):
-        ray.get([a.ping.remote(0.0), b.ping.remote(0.0)])
-    began = time.perf_counter()
-    for _ in range(args.repeat):
-        ray.get([a.ping.remote(0.0), b.ping.remote(0.0)])
-    _report("ray", "one wave's round trip", (time.perf_counter() - began) / args.repeat * 1e3, "ms")
-    for label, n in (
-        ("a wave's values", args.values // args.waves),
-        ("a sweep's values", args.values),
-    ):
-        ray.get(b.take.remote(a.make.remote(n)))
-        began = time.perf_counter()
-        for _ in range(args.repeat // 10):
-            ray.get(b.take.remote(a.make.remote(n)))
-        spent = (time.perf_counter() - began) / (args.repeat // 10)
+    spent = _timed(lambda: ray.get([a.ping.remote(0.0), b.ping.remote(0.0)]), args.repeat, warm=20)
+    _report("ray", "one wave's round trip", spent * 1e3, "ms")
+    for label, n in _transfers(args):
+        spent = _timed(lambda n: ray.get(b.take.remote(a.make.remote(n))), args.repeat // 10, n)
         _report("ray", f"{label} ({n:,} floats) a to b", spent * 1e3, "ms")
     engine = [p for p in _children(os.getpid()) if p not in pids]
     _report("ray", "engine processes' memory", _rss_mb(engine), "MiB")
@@ -138,23 +153,11 @@ def dask_engine(args: argparse.Namespace) -> None:
     b: Any = client.submit(_Holder, actor=True, workers=[workers[1]]).result()
     pids = [a.pid().result(), b.pid().result()]
     _report("dask", "start-up, two workers", time.perf_counter() - began, "s")
-    for _ in range(20):
-        [f.result() for f in (a.ping(0.0), b.ping(0.0))]
-    began = time.perf_counter()
-    for _ in range(args.repeat):
-        [f.result() for f in (a.ping(0.0), b.ping(0.0))]
-    spent = (time.perf_counter() - began) / args.repeat
+    spent = _timed(lambda: [f.result() for f in (a.ping(0.0), b.ping(0.0))], args.repeat, warm=20)
     _report("dask", "one wave's round trip", spent * 1e3, "ms")
-    for label, n in (
-        ("a wave's values", args.values // args.waves),
-        ("a sweep's values", args.values),
-    ):
+    for label, n in _transfers(args):
         # Actors answer through the client: the values go a -> client -> b.
-        b.take(a.make(n).result()).result()
-        began = time.perf_counter()
-        for _ in range(args.repeat // 10):
-            b.take(a.make(n).result()).result()
-        spent = (time.perf_counter() - began) / (args.repeat // 10)
+        spent = _timed(lambda n: b.take(a.make(n).result()).result(), args.repeat // 10, n)
         _report("dask", f"{label} ({n:,} floats) a to b", spent * 1e3, "ms")
     engine = [p for p in _children(os.getpid()) if p not in pids]
     _report("dask", "engine processes' memory", _rss_mb(engine), "MiB")
@@ -176,28 +179,17 @@ def mpi_worker(args: argparse.Namespace) -> None:
     from mpi4py import MPI
 
     comm = MPI.COMM_WORLD
-    rank = comm.rank
-    for _ in range(20):
-        comm.allreduce(0.0, op=MPI.MAX)
-    comm.Barrier()
-    began = time.perf_counter()
-    for _ in range(args.repeat):
-        comm.allreduce(0.0, op=MPI.MAX)
+    rank, other = comm.rank, 1 - comm.rank
+    spent = _timed(comm.allreduce, args.repeat, 0.0, MPI.MAX, warm=20, settle=comm.Barrier)
     if rank == 0:
-        spent = (time.perf_counter() - began) / args.repeat
         _report("mpi", "one wave's round trip (allreduce of the change)", spent * 1e3, "ms")
-    for label, n in (
-        ("a wave's values", args.values // args.waves),
-        ("a sweep's values", args.values),
-    ):
+    for label, n in _transfers(args):
         out, into = np.full(n, 0.5), np.empty(n)
-        comm.Sendrecv(out, 1 - rank, recvbuf=into, source=1 - rank)
-        comm.Barrier()
-        began = time.perf_counter()
-        for _ in range(args.repeat // 10):
-            comm.Sendrecv(out, 1 - rank, recvbuf=into, source=1 - rank)
+        spent = _timed(
+            lambda send, receive: comm.Sendrecv(send, other, recvbuf=receive, source=other),
+            args.repeat // 10, out, into, settle=comm.Barrier,
+        )  # fmt: skip
         if rank == 0:
-            spent = (time.perf_counter() - began) / (args.repeat // 10)
             _report("mpi", f"{label} ({n:,} floats) both ways", spent * 1e3, "ms")
     if rank == 0:
         proxy = os.getppid()
