@@ -50,6 +50,50 @@ is all exchange: each of its layers' sweeps is about sixty waves of a few hundre
 each wave waits for the other worker to be given a core. Two workers gain only where a wave's
 work outweighs its round trip (0.07 ms on idle cores), in layers of millions of states.
 
+Games that matter, each run by ``nice -n 10 ur-variants solve VARIANT --pieces N [--workers
+K]`` and checked by ``bench/cluster_check.py compare VARIANT --pieces N --workers K`` (this
+machine's 2 cores at a load of 8 to 15, these runs overlapping one another, so the wall times
+are the load's as much as the solver's; processor time is the fairer figure)::
+
+                                       one process    one worker     two workers
+    royalur-finkel, 4 pieces a side (2,602,822 states, the largest layer 1,187,523)
+      first player                     51.6159233557 %, 51.6159233557 %, 51.6159233557 %
+      solve, wall                      287.2 s        445.6 s        345.5 s
+      solve, processor (all workers)   82.0 s         108.7 s        216.5 s
+      peak memory a worker             267 MiB        764 MiB        568 MiB (worker 0)
+    merit-1976, 3 pieces a side, stacking (523,369 states, the largest layer 353,444)
+      first player                     51.1662540723 %, 51.1662540723 %, 51.1662540723 %
+      solve, wall                      54.4 s         52.8 s         348.9 s
+      solve, processor (all workers)   17.8 s         18.5 s         144.3 s
+      peak memory a worker             258 MiB        291 MiB        348, 356 MiB
+
+Every stored value and expected length of the one- and two-worker solves equals the single
+process's bit for bit (0 of 2,602,822 and of 523,369 differ; the issue's bound was 1e-9
+percentage points). Two workers cost 2.6 (Finkel) and 8 (Merit) times the processor time of
+one process (the exchange after every wave, and each worker waiting its turn at a core), and
+their wall time gains nothing on 2 shared cores: the split is for memory, not speed, here. A
+worker's peak is above the plan's (0.28 GiB a worker for four-piece Finkel): once a layer each
+worker lists its share's successors to learn which values it reads (:class:`Share`), which
+the plan does not count: 14,350,795 successors in that game's largest layer, 109 MiB as
+64-bit ids, and their copies while they are sorted and made unique (measured by
+:func:`generator.solver.partition.successors` on that layer).
+
+**A larger cluster with a lost worker**, ``bench/cluster_check.py lost-worker`` (three-piece
+Finkel, 263,121 states, on 8 workers on this machine's 2 cores, load about 14): every process
+of the run is capped at 768 MiB of address space (``RLIMIT_AS`` set on the command; MPICH's
+``mpiexec`` and its process manager pass it to each worker, each capped alone, as a machine of
+its own would be). Worker 5 was killed with SIGKILL 5.2 s into layer 0 (157,864 states, the
+largest); the run stopped (exit 1 after 359 s) saying "kept layers 4 to 1, checkpointed by
+every worker (105,257 states, 289.0 s of solving); lost layer 0 (157,864 states), stopped
+about 6 s into its solve", and no worker had checkpointed layer 0. The same command resumed
+after the 4 checkpointed layers, solved layer 0 again from its start (164.2 s wall, 158.9 s
+processor on 8 workers, the 6 s it had run before the kill redone) and stored the single
+process's bits (51.6201102238 %, 0 values and 0 lengths differ). Each worker's peak memory
+was 195 MiB against the plan's 258 MiB a worker: on a game this small the cap holds the
+process itself (Python, numba and MPI; a cap of 400 MiB stops every worker while importing
+numba, each reserving about 440 MiB of address space), not the game (its values and lengths
+are 4 MiB, held whole by every worker, as below).
+
 What is shared, not split, for now: every worker holds the whole values and lengths arrays
 (a float each a state, of every layer) and the index's tables, and gathers a finished layer
 whole (the next layer reads it, and the last layer gathered is the solution); it gathers the
