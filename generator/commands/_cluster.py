@@ -76,11 +76,16 @@ def launch(args: argparse.Namespace, cache_dir: Path, rules: Rules) -> int:
     if status != 0:
         from generator.solver.cluster import cluster_path, loss_report
 
-        folder = cluster_path(cache_dir, rules, args.workers)
+        # Workers on other hosts checkpoint there: only a local run's are read here.
+        kept = (
+            "each host keeps its workers' checkpoints"
+            if args.address
+            else loss_report(cluster_path(cache_dir, rules, args.workers), args.workers)
+        )
         print(
             f"{args.variant[0]}: the distributed solve stopped (a worker was lost or failed,"
-            f" exit {status}): {loss_report(folder, args.workers)}; run the same command again"
-            " to resume from the layers every worker finished",
+            f" exit {status}): {kept}; run the same command again to resume from the layers"
+            " every worker finished",
             file=sys.stderr,
         )
         return 1
