@@ -16,16 +16,25 @@ import pytest
 from conftest import VARIANTS, repository_catalog, rules_for
 
 from generator.cli import main
+from generator.engine.rules import Rules
 from generator.measure.core import Results
 from generator.measure.solve_plan import SOLVE_PLAN, CostedPlan, plan_problems
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.statistics_page import statistics_files
-from generator.solver import partition
+from generator.solver import partition, plan_cost
 from generator.solver.plan_cost import MACHINE, costed, slowest_rate
 from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_moves import WIN
-from generator.solver.solve_plan import Plan, PlanRefused, count, fewest_workers, plan, planned
+from generator.solver.solve_plan import (
+    Counted,
+    Plan,
+    PlanRefused,
+    count,
+    fewest_workers,
+    plan,
+    planned,
+)
 from generator.solver.solve_small import small_game
 
 
@@ -159,7 +168,7 @@ def test_the_plan_is_timed_by_the_slowest_large_solve() -> None:
     with pytest.raises(ValueError, match="full-games"):
         slowest_rate({"solved": {"small": solved["small"]}})
     rules = with_pieces(rules_for("royalur-finkel"), 2)
-    game = costed(rules, MACHINE, rate)
+    game = costed(count(rules), MACHINE, rate)
     processors = game["machines"] * MACHINE.processors
     assert game["wall_hours"] * 3600 * processors * rate.per_second == pytest.approx(12_869)
     assert game["dollars"] == pytest.approx(
@@ -199,3 +208,23 @@ def test_the_method_page_gives_the_costed_plan() -> None:
 
 def _rest(found: CostedPlan) -> tuple[Any, ...]:
     return found.machine, found.rate, found.command, found.date
+
+
+def test_rulebooks_playing_one_game_are_counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Merit 1976 and Selchow & Righter 1977 play one game: the plan counts it (its index's
+    tables, about 20 GiB at seven pieces) once and gives both the same figures."""
+    counted: list[Rules] = []
+
+    def counting(rules: Rules) -> Counted:
+        counted.append(rules)
+        return count(rules)
+
+    monkeypatch.setattr(plan_cost, "count", counting)
+    games = {v: with_pieces(rules_for(v), 2) for v in ("merit-1976", "selchow-righter-1977")}
+    solved = {"big": {"states": 200_000_000, "cpu_seconds": 20_000.0}}
+    plan = plan_cost.costed_plan(games, {"solved": solved})
+    assert len(counted) == 1
+    assert plan["games"]["merit-1976"] == plan["games"]["selchow-righter-1977"]
+    games["royalur-finkel"] = with_pieces(rules_for("royalur-finkel"), 2)
+    plan_cost.costed_plan(games, {"solved": solved})
+    assert len(counted) == 3

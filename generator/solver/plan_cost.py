@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.sim import results_files
-from generator.solver.solve_plan import Plan, count, fewest_workers
+from generator.solver.full_games import fingerprint
+from generator.solver.solve_plan import Counted, Plan, count, fewest_workers
 
 PLAN_FILE = results_files.RESULTS_DIR / "solve-plan.json"
 """Where ``ur-variants solve ... --plan --write-results`` writes the costed plan."""
@@ -87,10 +88,11 @@ def slowest_rate(full_games: dict[str, Any]) -> Rate:
     return min(rates, key=lambda rate: rate.per_second)
 
 
-def costed(rules: Any, machine: Machine, rate: Rate) -> dict[str, Any]:
-    """The plan of ``rules`` on the fewest ``machine`` s (one worker each), with its time and
-    price, as plain values."""
-    found: Plan = fewest_workers(count(rules), machine.memory_gib * 2**30)
+def costed(counted: Counted, machine: Machine, rate: Rate) -> dict[str, Any]:
+    """The plan of the ``counted`` game on the fewest ``machine`` s (one worker each), with its
+    time and price, as plain values."""
+    rules = counted.rules
+    found: Plan = fewest_workers(counted, machine.memory_gib * 2**30)
     processor_hours = found.states / rate.per_second / 3600
     wall_hours = processor_hours / (found.workers * machine.processors)
     received = found.traffic.bytes / found.workers
@@ -117,8 +119,17 @@ def costed_plan(games: dict[str, Any], full_games: dict[str, Any]) -> dict[str, 
     """Every game of ``games`` (rulebook -> rules) costed on :data:`MACHINE`, with the
     assumption and the speed it was timed by."""
     rate = slowest_rate(full_games)
+    # Rulebooks worded apart may play one game (Merit 1976 and Selchow & Righter 1977 do):
+    # its count holds the index's tables, about 20 GiB for theirs, so it is made once.
+    counts: dict[str, Counted] = {}
+    for rules in games.values():
+        key = fingerprint(rules)
+        if key not in counts:
+            counts[key] = count(rules)
     return {
         "machine": asdict(MACHINE),
         "rate": asdict(rate),
-        "games": {vid: costed(rules, MACHINE, rate) for vid, rules in games.items()},
+        "games": {
+            vid: costed(counts[fingerprint(rules)], MACHINE, rate) for vid, rules in games.items()
+        },
     }
