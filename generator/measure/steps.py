@@ -18,6 +18,7 @@ from generator.measure.cross_checks import CROSS_CHECKS
 from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
+from generator.measure.stamps import STAMPS
 from generator.measure.suite import SUITE
 from generator.model.catalog_contents import Catalog
 from generator.processes import Forked
@@ -31,6 +32,7 @@ STEPS: tuple[Step[Any], ...] = (
     EXACT_EFFECTS,
     FULL_GAMES,
     CLAIMS,
+    STAMPS,
 )
 """Every measurement the build runs, in this order."""
 
