@@ -24,6 +24,11 @@ How a record is keyed. Its key is a digest of the inputs that produce it, in two
   state of ``generator/`` and ``variants/`` and kept under ``.cache/behaviour``
   (:func:`current_digests`).
 
+The version constants that were bumped by hand (``ENGINE_VERSION``, ``SIM_VERSION`` and the
+rest) still sit inside some data keys, where they were before the stamps: dropping them re-keys
+every committed record, a migration of its own. They need no bump any more: the stamps catch a
+change of behaviour whether or not one is bumped.
+
 A file whose stamp no longer matches is stale (:func:`stamp_problem`): the build warns, naming
 the file and the fix, and ``ur-variants verify`` says so. The fix is ``ur-variants verify
 --stamp --files NAME``, which computes a sample of the file's records again under the current
