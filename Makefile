@@ -10,7 +10,8 @@ BIN    := $(VENV)/bin
 # uv installs the same packages from the same index as pip, about three times faster: a cold
 # `make site` spends its setup installing numba, numpy, matplotlib and mkdocs-material (pip:
 # 55 s with its download cache warm; uv: 20 s with its own cache cold). The site needs only
-# the package; the tests add the [test] extras, installed on their own stamp.
+# the package; the tests add the [test] extras and the distributed solver's [cluster] (MPI),
+# installed on their own stamp.
 UV_VERSION := 0.13.9
 
 # The environment is made without pip (python -m venv spent 7.9 s of a 19.5 s setup putting
@@ -27,7 +28,7 @@ $(VENV)/.site-installed: pyproject.toml $(BIN)/uv
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml $(BIN)/uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test,cluster]'
 	touch $@
 
 setup: $(VENV)/.site-installed

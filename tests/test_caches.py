@@ -356,7 +356,7 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
     from conftest import copy_project
 
     from generator.cli import main
-    from generator.measure import claims, cross_checks, exact, suite
+    from generator.measure import claims, cross_checks, exact, parting, suite
     from generator.sim.suite import Suite
     from generator.site.site_folder import STAMP
     from generator.solver import solve as solve_module
@@ -379,12 +379,13 @@ def test_an_impossible_published_figure_stops_the_build_in_one_line(
         claims, "check_claim", lambda *a: ClaimResult("c", "v", "k", SUPPORTED, None)
     )
     monkeypatch.setattr(cross_checks, "same_game_swaps", lambda catalog: iter(()))
+    monkeypatch.setattr(parting, "pair_parting", lambda *a: None)  # a minute of the engine
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")
     capsys.readouterr()
     assert main(["--root", str(root), "build", "--jobs", "1"]) == 1
     out = capsys.readouterr()
     *progress, error = out.err.strip().splitlines()
-    steps = ("solved ", "claim ", "engine cross-checks: ", "SITE_URL is not set: ")
+    steps = ("solved ", "claim ", "engine cross-checks: ", "partings: ", "SITE_URL is not set: ")
     assert all(line.startswith(steps) for line in progress), out.err
     assert error.startswith("impossible figure, not published: exact ") and " 1.5 " in error
     assert error.endswith("a fault in the simulator or solver") and len(error) < 400, error

@@ -24,7 +24,7 @@ from generator.engine.export import (
 from generator.engine.rules import EntryRule, Rules
 from generator.model.catalog_contents import Catalog
 from generator.sim.suite import simulated_variants
-from generator.site.play_files import RULES_FOLDER, play_files
+from generator.site.play_files import ANSWERS_FILE, RULES_FOLDER, play_files
 
 
 def unlisted(rules_class: type) -> set[str]:
@@ -92,7 +92,8 @@ def test_an_export_of_another_format_is_refused() -> None:
 def test_the_site_serves_the_rules_of_every_rulebook_it_plays(catalog: Catalog) -> None:
     files = play_files(catalog)
     played = [variant.id for variant in simulated_variants(catalog)]
-    assert sorted(files) == sorted(f"{RULES_FOLDER}/{vid}.json" for vid in played)
+    rules_files = sorted(f"{RULES_FOLDER}/{vid}.json" for vid in played)
+    assert sorted(files) == sorted([*rules_files, ANSWERS_FILE])
     kept = [v.id for v in catalog.variants.values() if not v.simulate]
     assert not any(f"{RULES_FOLDER}/{vid}.json" in files for vid in kept), "kept for the record"
     for vid in played:

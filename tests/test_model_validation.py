@@ -396,6 +396,15 @@ def measured_reading_malformed(ws: Workspace) -> tuple[str, int]:
     return "questions.yml", ws.line_of("questions.yml", "measure:")
 
 
+def question_without_value_form(ws: Workspace) -> tuple[str, int]:
+    """A question the data adds without a check of its values' form in the code."""
+    question = "  - id: colour-of-pieces\n    title: Colour of the pieces\n"
+    question += "    explanation: Which colour each side plays.\n"
+    question += "    engine: none\n    value: text\n"
+    ws.replace("questions.yml", "  - id: must-move\n", question + "  - id: must-move\n")
+    return "questions.yml", ws.line_of("questions.yml", "- id: colour-of-pieces")
+
+
 def note_links_to_unknown_id(ws: Workspace) -> tuple[str, int]:
     """A note names another ruling as [[id]]: an id nobody has is a data error."""
     note = "note: As [[fx-no-such]] says."
@@ -451,6 +460,10 @@ CASES: dict[str, tuple[Breaker, tuple[str, ...]]] = {
     "measured reading malformed": (
         measured_reading_malformed,
         ("measure", "sometimes", "throws-again | turn-passes | does-not-arise"),
+    ),
+    "question without a value form": (
+        question_without_value_form,
+        ("colour-of-pieces", "no value form", "VALUE_CHECKS"),
     ),
     "note links to an unknown id": (note_links_to_unknown_id, ("[[fx-no-such]]", "names no")),
     "summary with stray brackets": (

@@ -134,7 +134,8 @@ def test_a_minutes_claim_is_checked_at_every_piece_count_it_names(catalog: Catal
     half = "A game takes 1 to 1000 minutes with seven pieces, and 5000 with three."
     far = check_claim(catalog, _claim("game-minutes", half), settings)
     assert far.verdict == NOT_CONSISTENT_WITH_ASSUMPTION
-    assert dict(worded(catalog, far).numbers)["minutes claimed, with three pieces a side"] == "5000"
+    claimed = dict(worded(catalog, far).numbers)["minutes claimed, with three pieces a side"]
+    assert claimed == "5,000"  # figures from 1,000 up carry a separator (issue 12)
 
 
 def test_tablet_claim_splits_route_and_piece_count() -> None:

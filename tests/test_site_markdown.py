@@ -493,13 +493,14 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
     catalog: Catalog, files: dict[str, str]
 ) -> None:
     """Where to start first (the fixture has no common rules, so no learn page), then the
-    rulebooks by family, each family's rulebooks by short name."""
+    play pages, then the rulebooks by family, each family's rulebooks by short name."""
     import yaml
 
     nav = yaml.safe_load(files[".generated/mkdocs.yml"])["nav"]
     heads = [entry if isinstance(entry, str) else next(iter(entry)) for entry in nav]
-    assert heads[:4] == ["Home", "Which rules should I play?", "Rulebooks", "compare/index.md"]
-    assert heads[4:] == [
+    start = ["Home", "Which rules should I play?", "Play", "Rulebooks", "compare/index.md"]
+    assert heads[:5] == start
+    assert heads[5:] == [
         "Rule questions",
         "statistics/index.md",
         "claims/index.md",
@@ -523,6 +524,9 @@ def test_navigation_puts_rulebooks_first_and_questions_in_the_order_of_play(
         for v in sorted(catalog.variants.values(), key=lambda v: v.short)
     ], "each rulebook of a family under its short name, by short name"
     sections["Rulebooks"] = [sections["Rulebooks"][0], *families[0]["Finkel&#39;s modern rules"]]
+    play, *played = sections["Play"]
+    assert play == "play/index.md"
+    sections["Play"] = [play, *(p for family in played for p in next(iter(family.values())))]
     assert sections["About"] == [
         "about.md",
         "methodology.md",

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 
+from generator.commands._lines import line
 from generator.commands._options import MAX_SEED, positive_number, whole_number
 
 ORDER = 8
@@ -27,10 +28,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=whole_number(0, MAX_SEED), default=None, help="seed (default 20261130)"
     )
-
-
-def line(name: str, value: float, unit: str) -> None:
-    print(f"{name}: {value:,.{0 if value >= 100 else 3}f} {unit}", flush=True)
+    parser.add_argument(
+        "--browser",
+        action="store_true",
+        help="add the browser engine's figures, measured in headless Chromium"
+        " (generator.commands._bench_browser.py)",
+    )
+    parser.add_argument(
+        "--speed",
+        nargs="+",
+        default=[],
+        metavar="RULEBOOK",
+        help="with --browser: time random games in these played rulebooks ('all': every one),"
+        " each against the kernel, instead of Finkel's rules alone",
+    )
+    parser.add_argument(
+        "--computer",
+        type=whole_number(0, 10**7),
+        default=0,
+        metavar="GAMES",
+        help="with --browser: the computer against random in every played rulebook, GAMES a"
+        " seat, beside the site's strongest agent's committed score",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.sim import fast
     from generator.sim.encode import encode_rules
     from generator.sim.records import DEFAULT_SEED
+    from generator.sim.suite import simulated_variants
     from generator.solver.published import finkel_variant
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
@@ -51,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
     if variant is None:
         print("no variant plays Finkel's rules; nothing to benchmark", file=sys.stderr)
         return 1
+    timed = speed_rulebooks(args.speed, variant, [v.id for v in simulated_variants(catalog)])
+    if isinstance(timed, str) or (args.speed and not args.browser):
+        print(
+            timed if isinstance(timed, str) else "--speed times the browser engine: add --browser",
+            file=sys.stderr,
+        )
+        return 2
     rules = compile_rules(catalog.resolve(variant))
     packed = encode_rules(rules).packed()
     print(f"variant: {variant} (Finkel's rules), seed {seed}")
@@ -98,7 +125,25 @@ def run(args: argparse.Namespace) -> int:
             "ratio fast kernel / royalur (processor time)", kernel_cpu_rate / royalur_rates[1], "x"
         )
     solve_time(rules)
+    if args.browser:
+        from generator.commands._bench_browser import browser_lines
+
+        played = {v.id: compile_rules(v) for v in simulated_variants(catalog)}
+        browser_lines(played, timed, seed, args.seconds, args.computer)
     return 0
+
+
+def speed_rulebooks(wanted: list[str], finkel: str, played: list[str]) -> list[str] | str:
+    """The rulebooks whose browser speed ``--speed`` asks for (Finkel's rules when it names
+    none), or a message naming those that are not played."""
+    if not wanted:
+        return [finkel]
+    if wanted == ["all"]:
+        return played
+    unknown = [rulebook for rulebook in wanted if rulebook not in played]
+    if unknown:
+        return f"--speed: not a played rulebook: {', '.join(unknown)}; played: {', '.join(played)}"
+    return list(dict.fromkeys(wanted))
 
 
 def reference_engine_rate(rules: object, seed: int, seconds: float) -> tuple[float, float]:

@@ -18,6 +18,9 @@ from generator.measure.cross_checks import CROSS_CHECKS
 from generator.measure.exact import EXACT
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
+from generator.measure.parting import PARTINGS
+from generator.measure.play_hints import PLAY_HINTS
+from generator.measure.solve_plan import SOLVE_PLAN
 from generator.measure.stamps import STAMPS
 from generator.measure.suite import SUITE
 from generator.model.catalog_contents import Catalog
@@ -31,7 +34,10 @@ STEPS: tuple[Step[Any], ...] = (
     EXACT,
     EXACT_EFFECTS,
     FULL_GAMES,
+    SOLVE_PLAN,
     CLAIMS,
+    PARTINGS,
+    PLAY_HINTS,
     STAMPS,
 )
 """Every measurement the build runs, in this order."""

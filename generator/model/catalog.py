@@ -84,6 +84,7 @@ def load_catalog(root: Path, only: list[Path] | None = None) -> tuple[Catalog, l
     if "equipment.yml" in documents:
         catalog.equipment = _equipment(documents["equipment.yml"], problems)
     if "questions.yml" in documents:
+        problems.extend(_value_form_problems(documents["questions.yml"], catalog))
         problems.extend(_measure_problems(documents["questions.yml"], catalog))
     shared_problems = list(problems)
     variant_docs: dict[str, Document] = {}
@@ -167,12 +168,25 @@ def _questions(document: Document, problems: list[Problem]) -> dict[str, Questio
     return questions
 
 
+def _value_form_problems(document: Document, catalog: Catalog) -> Iterator[Problem]:
+    """Every question has a value form (:data:`generator.model.values.VALUE_CHECKS`): without
+    one its rulings' values, and the readings the sensitivity runs measure, would go
+    unchecked."""
+    for i, question in enumerate(catalog.questions.values()):
+        if question.id not in VALUE_CHECKS:
+            yield document.problem(
+                ("questions", i, "id"),
+                f"question {question.id} has no value form: add a check for it to VALUE_CHECKS"
+                " in generator/model/values.py (the values its rulings may take)",
+            )
+
+
 def _measure_problems(document: Document, catalog: Catalog) -> Iterator[Problem]:
     """Each answer a question asks the sensitivity runs to measure has the question's form."""
     for i, question in enumerate(catalog.questions.values()):
         check = VALUE_CHECKS.get(question.id)
-        for j, value in enumerate(question.measure):
-            message = check(value, catalog.equipment) if check else "no value form to check"
+        for j, value in enumerate(question.measure if check else ()):
+            message = check(value, catalog.equipment) if check else None
             if message:
                 yield document.problem(("questions", i, "measure", j), f"measure: {message}")
 

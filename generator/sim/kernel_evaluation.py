@@ -13,10 +13,7 @@ from generator.sim.encode import (
     H_LENGTH,
     H_PIECES,
     H_THROWS,
-    H_WIDTH,
     O_ATTACK,
-    O_ENTRY_ALLOWED,
-    O_ENTRY_SQUARE,
     O_ROUTE,
     O_THRESHOLD,
     O_THROW,
@@ -31,6 +28,7 @@ from generator.sim.kernel_moves import (
     Header,
     all_off,
     apply_move,
+    header,
     ix,
     kernel,
     landing_step,
@@ -51,10 +49,10 @@ def threatened(R: IntArray, S: IntArray, side: int) -> tuple[int, int]:
     (blocks by other pieces are ignored), the cell allows captures, and no defending stack
     would repel the attacker.
     """
+    K = header(R)
     pieces = R[H_PIECES]
     length = R[H_LENGTH]
     cells = R[H_CELLS]
-    width = R[H_WIDTH]
     stride = length + 2
     route = R[O_ROUTE]
     defence = R[H_DEFENCE]
@@ -68,14 +66,8 @@ def threatened(R: IntArray, S: IntArray, side: int) -> tuple[int, int]:
             t = R[ix(R[O_THROW] + k)]
             if t <= 0:
                 continue
-            if q == 0:
-                if R[ix(R[O_ENTRY_ALLOWED] + j * width + t)] == 0:
-                    continue
-                square = R[ix(R[O_ENTRY_SQUARE] + j)]
-                target = t if square < 0 else square
-            else:
-                target = q + t
-            if target <= length:
+            target = landing_step(K, R, j, q, t)  # the entry rules, as a move reads them
+            if 1 <= target <= length:
                 S[ix(reach + R[route + other * stride + target])] = 1
     count = 0
     progress = 0

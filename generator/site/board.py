@@ -16,12 +16,13 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
 from itertools import groupby
 
 from markupsafe import Markup
 
 from generator.model.equipment import Board, Cell, Route, parse_cell
+from generator.model.variant import ResolvedVariant
+from generator.site.render import markdown_text
 from generator.site.vocabulary import Vocabulary, number_ranges
 from generator.words import listing
 
@@ -91,11 +92,16 @@ def board_svg(
     names: Mapping[Cell, str],
     pieces: Pieces | None = None,
     move: MovePath | None = None,
+    hooks: bool = False,
 ) -> Markup:
     """One ``<svg role="img">`` with a ``<title>`` and ``<desc>``; ``svg_id`` must be unique
     on the page (it prefixes the ids the arrow markers and the text alternative use). Text
-    from the data is escaped here, so pages may print the result as markup.
-    ``names`` gives each square's hover text in words (see :func:`square_names`)."""
+    from the data is escaped here for HTML and for Markdown (a board may stand inside a
+    Markdown table cell, where a title's ``[x](javascript:…)`` would otherwise become a link),
+    so pages may print the result as markup.
+    ``names`` gives each square's hover text in words (see :func:`square_names`). With
+    ``hooks`` each square carries its cell (``data-cell="r1c4"``), for a script to place
+    pieces on it and take clicks (the play pages)."""
     width = board.columns * CELL + 2 * MARGIN
     height = board.rows * CELL + 2 * MARGIN
     shared = route.shared_cells() if route else frozenset()
@@ -103,8 +109,8 @@ def board_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ur-board" role="img" '
         f'aria-labelledby="{svg_id}-title {svg_id}-desc" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}">',
-        f'<title id="{svg_id}-title">{escape(title)}</title>',
-        f'<desc id="{svg_id}-desc">{escape(description)}</desc>',
+        f'<title id="{svg_id}-title">{markdown_text(title)}</title>',
+        f'<desc id="{svg_id}-desc">{markdown_text(description)}</desc>',
         "<defs>",
         *(
             f'<marker id="{svg_id}-{name}" viewBox="0 0 10 10" refX="8" refY="5" '
@@ -120,10 +126,12 @@ def board_svg(
     for cell in board.cells:
         x, y = _centre(cell)
         fill = "#efe3c8" if cell in shared else "#faf5ea"
+        hook = f' class="square" data-cell="{cell}"' if hooks else ""
         parts.append(
-            f'<rect x="{x - CELL / 2:.1f}" y="{y - CELL / 2:.1f}" width="{CELL}" height="{CELL}" '
+            f'<rect{hook} x="{x - CELL / 2:.1f}" y="{y - CELL / 2:.1f}" '
+            f'width="{CELL}" height="{CELL}" '
             f'fill="{fill}" stroke="#6b5a3a" stroke-width="1.5">'
-            f"<title>{escape(names[cell])}</title></rect>"
+            f"<title>{markdown_text(names[cell])}</title></rect>"
         )
         if cell in board.rosettes:
             parts.append(_rosette(x, y))
@@ -326,4 +334,20 @@ def route_description(words: Vocabulary, board: Board, route: Route) -> str:
         board=board.title,
         sides=" ".join(sides),
         shared=number_ranges(shared) if shared else said("none"),
+    )
+
+
+def rulebook_board(
+    words: Vocabulary, resolved: ResolvedVariant, svg_id: str, hooks: bool = False
+) -> Markup:
+    """A rulebook's board with both routes, titled and described in words, as its page and
+    its play page draw it (``hooks``: see :func:`board_svg`)."""
+    return board_svg(
+        resolved.board,
+        resolved.route,
+        svg_id=svg_id,
+        title=str(words.data["drawings"]["route"]).format(short=resolved.variant.short),
+        description=route_description(words, resolved.board, resolved.route),
+        names=square_names(words, resolved.board, resolved.route),
+        hooks=hooks,
     )

@@ -16,10 +16,19 @@ from typing import Any
 from generator.measure.cross_checks import CrossChecks
 from generator.measure.engine_readings import Verdict
 from generator.measure.full_games import FullEffect
+from generator.measure.parting import (
+    RANDOM_POSITIONS,
+    SEARCH_LIMIT,
+    Gap,
+    Parting,
+    Partings,
+    parting_key,
+)
 from generator.model.equipment import Equipment
 from generator.model.variant import Question, Ruling
 from generator.site.context import SiteContext, pair_page, question_page, variant_page
 from generator.site.full_games_view import solved_game
+from generator.site.parting_view import DrawnParting, draw_parting
 from generator.site.render import environment, in_sentence, render
 from generator.site.vocabulary import Vocabulary
 
@@ -81,6 +90,11 @@ class PairDifference:
     sampled: Sampled | None
     measured: tuple[Any, ...] = ()
     """Suite effects of making exactly this change in either rulebook."""
+    parting: DrawnParting | None = None
+    """Where the two answers give different legal moves, drawn (None: not found or not shown)."""
+    gap: str | None = None
+    """Why no position shows the difference (a :class:`~generator.measure.parting.Gap`
+    value), where the engine searched for one."""
 
     @property
     def changes_play(self) -> bool:
@@ -273,7 +287,12 @@ def _detail(equipment: Equipment, question: str, ruling: Ruling | None) -> str:
 
 
 def pair_differences(
-    ctx: SiteContext, comparer: Comparer, a: str, b: str, effects: dict[str, Any]
+    ctx: SiteContext,
+    comparer: Comparer,
+    a: str,
+    b: str,
+    effects: dict[str, Any],
+    partings: Partings | None = None,
 ) -> list[PairDifference]:
     found = []
     for question in ctx.catalog.questions.values():
@@ -296,8 +315,19 @@ def pair_differences(
             if (e.variant == a and rb and _same_value(e.change.value, rb.value))
             or (e.variant == b and ra and _same_value(e.change.value, ra.value))
         )
-        found.append(PairDifference(question, ra, rb, in_a, in_b, sampled, measured))
+        where = (partings or {}).get(parting_key(a, b, question.id))
+        drawn = _drawn(ctx, (a, b), question.id, where) if isinstance(where, Parting) else None
+        gap = where.value if isinstance(where, Gap) else None
+        found.append(PairDifference(question, ra, rb, in_a, in_b, sampled, measured, drawn, gap))
     return found
+
+
+def _drawn(
+    ctx: SiteContext, pair: tuple[str, str], question: str, parting: Parting
+) -> DrawnParting:
+    variants = (ctx.catalog.variants[pair[0]], ctx.catalog.variants[pair[1]])
+    host = ctx.resolved[parting.host]
+    return draw_parting(ctx.words, host, variants, parting, f"parting-{question}")
 
 
 def _same_value(x: Any, y: Any) -> bool:
@@ -347,6 +377,8 @@ def reverse_pair_redirects(variant_ids: list[str]) -> dict[str, str]:
     }
 
 
+PARTING_SEARCH = {"nearest": SEARCH_LIMIT, "random": RANDOM_POSITIONS}
+"""How far the engine searched for a parting position, for the words of one not found."""
 PAIR_SEARCH_BOOST = 0.2
 """Pair pages are many and each names two rulebooks: search ranks them below the rulebook and
 question pages, so a rulebook's own page comes first for its name."""
@@ -386,15 +418,17 @@ def pair_pages(
     statistics: dict[str, Any],
     effects: dict[str, Any],
     family: int = 0,
+    partings: Partings | None = None,
 ) -> dict[str, str]:
     """Every pair's page; ``effects`` are the measured one-ruling effects by question, judged
-    among ``family`` changes (:class:`generator.measure.effects.QuestionEffects`)."""
+    among ``family`` changes (:class:`generator.measure.effects.QuestionEffects`); ``partings``
+    the positions where each pair's answers part (None: not measured)."""
     env = environment()
     pages = {}
     for a, b in itertools.combinations(ctx.variant_ids, 2):
         page = pair_page(a, b)
         va, vb = ctx.catalog.variants[a], ctx.catalog.variants[b]
-        differences = pair_differences(ctx, comparer, a, b, effects)
+        differences = pair_differences(ctx, comparer, a, b, effects, partings)
         titles = {"a_title": in_sentence(va.title), "b_title": in_sentence(vb.title)}
         fm = ctx.front_matter(*ctx.words.page("pair", a=va.short, b=vb.short, **titles))
         fm["search_boost"] = PAIR_SEARCH_BOOST
@@ -418,6 +452,7 @@ def pair_pages(
             verdict_words=lambda in_a, in_b, a, b: verdict_words(ctx.words, in_a, in_b, a, b),
             sources=ctx.catalog.sources,
             languages=ctx.words.language,
+            search=PARTING_SEARCH,
             stats_a=statistics.get(a),
             stats_b=statistics.get(b),
             solved_a=solved_game((statistics.get(a) or {}).get("full_game")),

@@ -7,6 +7,8 @@ from collections.abc import Collection
 from generator.measure.claims import CLAIMS
 from generator.measure.core import Results
 from generator.measure.cross_checks import CROSS_CHECKS
+from generator.measure.parting import PARTINGS
+from generator.measure.play_hints import PLAY_HINTS
 from generator.processes import Forked
 from generator.site.cite import (
     AUTHOR,
@@ -27,7 +29,8 @@ from generator.site.edition_copies import edition_files
 from generator.site.edition_pages import about_edition, changes_page, ruling_index, short_pages
 from generator.site.learn_page import PLAY_PAGE, learn_page
 from generator.site.navigation import navigation
-from generator.site.play_files import play_files
+from generator.site.play_files import RULES_FOLDER, hint_files, play_files
+from generator.site.play_pages import play_pages
 from generator.site.reference_pages import (
     abbreviations,
     glossary_page,
@@ -78,11 +81,19 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
     engine's verdicts) and the statistics charts (another sixth) are rendered in forked
     processes meanwhile; the files are the same."""
     measured = measured_figures(ctx, results)
+    hints = results.get(PLAY_HINTS) if results else None
+    rules_files = play_files(ctx.catalog)
+    played = {path.removeprefix(f"{RULES_FOLDER}/").removesuffix(".json") for path in rules_files}
 
     def comparison() -> dict[str, str]:
         comparer = Comparer(ctx, results.get(CROSS_CHECKS) if results else None)
         pairs = pair_pages(
-            ctx, comparer, measured.per_variant, measured.per_question, measured.family
+            ctx,
+            comparer,
+            measured.per_variant,
+            measured.per_question,
+            measured.family,
+            results.get(PARTINGS) if results else None,
         )
         return {**compare_index(ctx, comparer), **pairs}
 
@@ -91,7 +102,7 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
         Forked(lambda: chart_files(ctx, results, measured), fork=fork) as drawn,
         Forked(comparison, fork=fork) as compared,
     ):
-        variants = {**variant_pages(ctx, measured.per_variant), **variants_index(ctx)}
+        variants = {**variant_pages(ctx, measured.per_variant, played), **variants_index(ctx)}
         rest: dict[str, str | bytes] = {
             **question_pages(ctx, measured.per_question, measured.family),
             **sources_page(ctx),
@@ -107,7 +118,9 @@ def all_files(ctx: SiteContext, results: Results | None, jobs: int = 1) -> dict[
         }
         files: dict[str, str | bytes] = {**variants, **compared.result(), **rest}
     files.update(which_rules_page(ctx, measured.per_variant))
-    files.update(play_files(ctx.catalog))
+    files.update(rules_files)
+    files.update(hint_files(hints or {}))
+    files.update(play_pages(ctx, played, hints or {}))
     files.update(learn_page(ctx, playable=PLAY_PAGE in files))
     files[".generated/mkdocs.yml"] = generated_config(ctx, files)
     files[".includes/abbreviations.md"] = abbreviations(glossary_terms())

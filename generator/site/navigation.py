@@ -12,11 +12,12 @@ they are many, and listed on ``/compare/`` and ``/r/``.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from generator.site.context import SiteContext, question_page, variant_page
 from generator.site.families import families
+from generator.site.play_pages import PLAY_INDEX, play_page
 
 HAND_WRITTEN = ("index.md", "about.md", "methodology.md")
 """The pages of ``docs/`` written by hand (all others are generated)."""
@@ -56,21 +57,28 @@ def navigation(ctx: SiteContext, generated: Collection[str]) -> list[NavEntry]:
     def present(*pages: str) -> list[str]:
         return [p for p in pages if p in generated or p in HAND_WRITTEN]
 
-    rulebooks = [
-        Section(
-            family.title,
-            tuple(
-                Titled(ctx.catalog.variants[v].short, variant_page(v))
-                for v in family.rulebooks
-                if variant_page(v) in generated
-            ),
-        )
-        for family in families(ctx)
-    ]
+    def by_family(page_of: Callable[[str], str]) -> list[Section]:
+        """The rulebooks whose page ``page_of`` gives was generated, in families."""
+        return [
+            Section(
+                family.title,
+                tuple(
+                    Titled(ctx.catalog.variants[v].short, page_of(v))
+                    for v in family.rulebooks
+                    if page_of(v) in generated
+                ),
+            )
+            for family in families(ctx)
+        ]
+
+    rulebooks = by_family(variant_page)
     questions = ["questions/index.md", *(question_page(q) for q in ctx.catalog.questions)]
     entries: list[NavEntry] = [Titled("Home", "index.md")]
     pages = ctx.words.data["pages"]
     entries += [Titled(pages[key]["nav"], page) for key, page in START_PAGES if page in generated]
+    if PLAY_INDEX in generated:
+        played = tuple(s for s in by_family(play_page) if s.pages)
+        entries.append(Section(pages["play-index"]["nav"], (PLAY_INDEX, *played)))
     entries.append(
         Section("Rulebooks", (*present("variants/index.md"), *(s for s in rulebooks if s.pages)))
     )

@@ -17,6 +17,7 @@ from generator.measure.effects import question_effects
 from generator.measure.exact import EXACT, ExactValues
 from generator.measure.exact_effects import EXACT_EFFECTS
 from generator.measure.full_games import FULL_GAMES
+from generator.measure.solve_plan import SOLVE_PLAN
 from generator.measure.suite import (
     EFFECT_HALF_WIDTH,
     SENSITIVITY_GAMES,
@@ -163,6 +164,7 @@ def statistics_pages(
         question_page=question_page,
         link=ctx.linker(method),
         baseline_games=next((f.games for f in findings), None),
+        plan=results.get(SOLVE_PLAN) if results else None,
         sizes={
             "sensitivity": SENSITIVITY_GAMES,
             "half_width": EFFECT_HALF_WIDTH,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,12 @@ from generator.engine.rules import compile_rules
 from generator.measure.engine_readings import Verdict
 from generator.measure.examples import Example
 from generator.model.variant import Citation, Evidence, Question, Ruling
-from generator.site.board import MovePath, board_svg, route_description, square_names
+from generator.site.board import (
+    MovePath,
+    board_svg,
+    rulebook_board,
+    square_names,
+)
 from generator.site.compare_pages import others_say
 from generator.site.context import (
     SiteContext,
@@ -24,6 +30,8 @@ from generator.site.context import (
 )
 from generator.site.examples import KIND_TITLES, ExampleWords, path_cells, pieces_on_board
 from generator.site.facts import dice_odds, fraction_text, mean_throw, minimum_pips, route_shape
+from generator.site.learn_page import DrawnScene, draw
+from generator.site.play_pages import play_page
 from generator.site.reference_pages import Term, glossary_terms
 from generator.site.render import environment, lower_first, render
 
@@ -83,6 +91,10 @@ class PlayStep:
 
     title: str
     sentences: tuple[tuple[str, str, bool], ...]
+    scene: DrawnScene | None = None
+    """The step's rule on a small board (the learn page's scene for this rulebook: a position
+    built from its own rules and the move the engine plays there), shown when the row is
+    focused, hovered or tapped; None where the step has no scene or the rules no such move."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +143,20 @@ def how_to_play(ctx: SiteContext, variant_id: str) -> list[PlayStep]:
                     (ctx.describe(sections[q].ruling) + ".", sections[q].anchor, False)
                 )
         if sentences:
-            steps.append(PlayStep(group["title"], tuple(sentences)))
+            scene = _step_scene(ctx, variant_id, group.get("scene"), group["title"])
+            steps.append(PlayStep(group["title"], tuple(sentences), scene))
     return steps
+
+
+def _step_scene(
+    ctx: SiteContext, variant_id: str, key: str | None, title: str
+) -> DrawnScene | None:
+    """The learn page's scene ``key`` for this rulebook, drawn small (the board before the
+    move, the move marked)."""
+    scene = ctx.engine.lesson(variant_id).scenes.get(key) if key else None
+    if scene is None:
+        return None
+    return draw(ctx, ctx.resolved[variant_id], scene, f"rule-{key}", title, after=False)
 
 
 def _arises(ctx: SiteContext, variant_id: str, ruling: Ruling) -> bool:
@@ -294,7 +318,10 @@ def drawn_examples(ctx: SiteContext, variant_id: str) -> list[DrawnExample]:
     return drawn
 
 
-def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[str, Any]:
+def variant_context(
+    ctx: SiteContext, variant_id: str, statistics: Any, play: str | None = None
+) -> dict[str, Any]:
+    """Everything a rulebook page shows; ``play`` is its play page, where the site plays it."""
     resolved = ctx.resolved[variant_id]
     variant = resolved.variant
     page = variant_page(variant_id)
@@ -304,6 +331,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
     return {
         "fm": ctx.front_matter(variant.title, variant.summary),
         "page": page,
+        "play": play,
         "link": ctx.linker(page),
         "prose": ctx.prose(page),
         "v": variant,
@@ -315,14 +343,7 @@ def variant_context(ctx: SiteContext, variant_id: str, statistics: Any) -> dict[
         "mean_throw": fraction_text(mean_throw(resolved.dice)),
         "shape": shape,
         "pips": minimum_pips(resolved),
-        "board_svg": board_svg(
-            resolved.board,
-            resolved.route,
-            svg_id="route-board",
-            title=str(ctx.words.data["drawings"]["route"]).format(short=variant.short),
-            description=route_description(ctx.words, resolved.board, resolved.route),
-            names=square_names(ctx.words, resolved.board, resolved.route),
-        ),
+        "board_svg": rulebook_board(ctx.words, resolved, "route-board"),
         "describe": ctx.describe,
         "export_name": export_path(variant_id),
         "sections": rule_sections(ctx, variant_id),
@@ -403,11 +424,16 @@ def machine_export(ctx: SiteContext, variant_id: str) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def variant_pages(ctx: SiteContext, statistics: dict[str, Any]) -> dict[str, str]:
+def variant_pages(
+    ctx: SiteContext, statistics: dict[str, Any], played: Collection[str] = ()
+) -> dict[str, str]:
+    """Each rulebook's page and machine export; a ``played`` rulebook's page links to its
+    play page."""
     env = environment()
     pages = {}
     for vid in ctx.variant_ids:
-        context = variant_context(ctx, vid, statistics.get(vid))
+        play = play_page(vid) if vid in played else None
+        context = variant_context(ctx, vid, statistics.get(vid), play)
         pages[variant_page(vid)] = render(env, "variant.md.j2", **context)
         pages[export_path(vid)] = machine_export(ctx, vid)
     return pages

@@ -92,7 +92,12 @@ def solve_layer(
     every :data:`PROGRESS_EVERY` seconds, at the start of a sweep; with ``start`` (fitted
     weights, :func:`generator.solver.solve.starting_point`), a fresh layer's values start
     from that evaluation."""
-    run = _LayerSolve(rules, geo, configs, index, moves, layer, values, lengths, resume, keep)
+    run = LayerSolve(rules, geo, configs, index, moves, layer, values, lengths, resume, keep)
+    return run_layer(run, tolerance, start)
+
+
+def run_layer(run: LayerSolve, tolerance: float, start: FloatArray | None = None) -> dict[str, Any]:
+    """Solve ``run``'s layer (values, then expected lengths); the figures of the solve."""
     run.begin(start)
     if run.phase == "values":
         run.solve_values(tolerance)
@@ -100,7 +105,7 @@ def solve_layer(
     return run.figures()
 
 
-class _LayerSolve:
+class LayerSolve:
     """One layer's solve: its arrays, its sweeps and the counts that go into its progress."""
 
     def __init__(
@@ -133,6 +138,9 @@ class _LayerSolve:
         self.throws = int(geo.throw_values.shape[0])
         self.new_values = np.empty(self.largest)
         self.own = slice(base, base + size)
+        self.layer_states = size
+        """The layer's states (a worker of a distributed solve sweeps a share of them,
+        :mod:`generator.solver.cluster_layer`)."""
         self.phase: Literal["values", "lengths"] = "values" if resume is None else resume.phase
 
     def begin(self, start: FloatArray | None) -> None:
@@ -222,13 +230,21 @@ class _LayerSolve:
         for w in range(self.waves):
             first, last = int(self.wave_start[w]), int(self.wave_start[w + 1])
             parallel = last - first >= sweeps.PARALLEL_WAVE
-            backup(first, last, parallel, worst)
-            commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
-            worst = max(
-                worst,
-                commit(first, last, self.base, array, self.new_values, self.places, self.moved),
-            )
+            change = 0.0
+            if last > first:  # a worker's run of a small wave may be empty
+                backup(first, last, parallel, worst)
+                commit = sweeps.commit_wave if parallel else sweeps.commit_wave_serial
+                change = commit(
+                    first, last, self.base, array, self.new_values, self.places, self.moved
+                )
+            worst = max(worst, self.wave_change(array, w, change))
         return worst
+
+    def wave_change(self, array: FloatArray, wave: int, change: float) -> float:
+        """The largest change of a wave just committed to ``array``, of which this process
+        swept states changing by up to ``change`` (a worker of a distributed solve sends its
+        new values to the others here, :mod:`generator.solver.cluster_layer`)."""
+        return change
 
     def bellman(self) -> float:
         """A sweep that generates every move (where the stored choice may not stand)."""
@@ -264,28 +280,40 @@ class _LayerSolve:
     def sweep_hot(self, array: FloatArray, of_lengths: bool, step: float, target: float) -> float:
         """Sweep the hot states of the last full sweep until they move by less than
         ``HOT_TARGET`` of it (or ``target``); returns the sum of each sweep's largest change."""
-        from generator.solver import solve_sweeps as sweeps
-
         if not SWEEP_HOT_STATES or not self.rules.must_move:
             # Where moving is optional, the values of positions both sides would stall in
             # are the fixed point the sweeps reach, which depends on the order of updates:
             # keep the one plain sweeps reach.
             return 0.0
-        floor, count = sweeps.hot_floor(self.moved, HOT_SPREAD)
-        if count * HOT_SHARE > self.size:
+        floor, count = self.hot_floor()
+        if count * HOT_SHARE > self.layer_states:
             return 0.0
         summed = 0.0
         for _ in range(MAX_SWEEPS):
-            change = sweeps.evaluate_hot(
-                self.moved, floor, self.places, self.base, array, self.policy,
-                self.geo.throw_probs, of_lengths,
-            )  # fmt: skip
+            change = self.hot_sweep(array, of_lengths, floor)
             summed += change
             if change < max(step * HOT_TARGET, target):
                 return summed
         raise RuntimeError(
             f"{self.rules.variant}: layer {self.layer}'s hot states did not converge"
         )
+
+    def hot_floor(self) -> tuple[int, int]:
+        """The hot states' least change code and how many there are
+        (:func:`generator.solver.solve_sweeps.hot_floor`)."""
+        from generator.solver import solve_sweeps as sweeps
+
+        return sweeps.hot_floor(self.moved, HOT_SPREAD)
+
+    def hot_sweep(self, array: FloatArray, of_lengths: bool, floor: int) -> float:
+        """One in-place backup of the hot states, in the sweep order; the largest change."""
+        from generator.solver import solve_sweeps as sweeps
+
+        change = sweeps.evaluate_hot(
+            self.moved, floor, self.places, self.base, array, self.policy,
+            self.geo.throw_probs, of_lengths,
+        )  # fmt: skip
+        return float(change)
 
     def solve_values(self, tolerance: float) -> None:
         """Bellman sweeps, each followed by evaluation sweeps, until a Bellman sweep changes
@@ -318,16 +346,13 @@ class _LayerSolve:
     def solve_lengths(self) -> None:
         """The states that can go on for ever under the final choices, then the expected
         lengths, swept from 0 until they change by less than :data:`LENGTH_TOLERANCE`."""
-        from generator.solver import solve_sweeps as sweeps
 
         base, size = self.base, self.size
         if self.resume is None or self.resume.phase == "values":
             self.values_cpu = _cpu_time() - self.began_cpu
             del self.moved  # the endless search's two flags take its place
             release_pages(self.values, base, base + self.following)
-            self.endless = sweeps.mark_endless(
-                base, size, self.places, self.policy, self.throws, self.lengths
-            )
+            self.endless = self.mark_endless()
             self.moved = np.zeros(size, dtype=np.uint8)
             self.length_sweeps = 1
         else:
@@ -354,8 +379,33 @@ class _LayerSolve:
                 length_sweeps=self.length_sweeps,
             )
 
+    def mark_endless(self) -> int:
+        """The layer's endless states under the final choices
+        (:func:`generator.solver.solve_sweeps.mark_endless`); how many."""
+        from generator.solver import solve_sweeps as sweeps
+
+        endless = sweeps.mark_endless(
+            self.base, self.size, self.places, self.policy, self.throws, self.lengths
+        )
+        return int(endless)
+
     def figures(self) -> dict[str, Any]:
-        """The layer's figures, its working memory checked against the estimate's count."""
+        """The layer's figures."""
+        return {
+            "states": self.layer_states,
+            "working_bytes": self.working_bytes(),
+            "sweeps": self.bellman_sweeps + self.evaluation_sweeps,
+            "bellman_sweeps": self.bellman_sweeps,
+            "length_sweeps": self.length_sweeps,
+            "endless": int(self.endless),
+            "seconds": time.perf_counter() - self.began,
+            "cpu_seconds": _cpu_time() - self.began_cpu,
+            "bellman_cpu_seconds": self.bellman_cpu,
+            "values_cpu_seconds": self.values_cpu,
+        }
+
+    def working_bytes(self) -> int:
+        """The layer's working memory, checked against the estimate's count."""
         size = self.size
         working = self.order.nbytes + self.places.nbytes + self.wave_start.nbytes
         working += self.policy.nbytes
@@ -368,15 +418,4 @@ class _LayerSolve:
             raise AssertionError(
                 f"solver bug: layer {self.layer} uses {working} bytes, not {expected}"
             )
-        return {
-            "states": size,
-            "working_bytes": working,
-            "sweeps": self.bellman_sweeps + self.evaluation_sweeps,
-            "bellman_sweeps": self.bellman_sweeps,
-            "length_sweeps": self.length_sweeps,
-            "endless": int(self.endless),
-            "seconds": time.perf_counter() - self.began,
-            "cpu_seconds": _cpu_time() - self.began_cpu,
-            "bellman_cpu_seconds": self.bellman_cpu,
-            "values_cpu_seconds": self.values_cpu,
-        }
+        return working

@@ -201,10 +201,15 @@ def test_worked_examples_draw_before_and_after_with_the_move_highlighted(
     for summary in page.locator("details.example-fold > summary").all():
         summary.click()
     examples = page.evaluate(_EXAMPLES)
+    # the boards are stepped through one at a time (ur-steps.js): the after board is read at
+    # the second step
+    for step in page.locator(".example-steps").get_by_role("button", name="Next").all():
+        step.click()
+    afters = {e["id"]: e["boards"][1] for e in page.evaluate(_EXAMPLES)}
     assert {e["id"] for e in examples} >= {"example-capture", "example-blocked"}, examples
     width = page.viewport_size["width"] if page.viewport_size else 0
     for example in examples:
-        before, after = example["boards"]
+        before, after = example["boards"][0], afters[example["id"]]
         for board in (before, after):
             assert board["visible"] and board["path"] > 0 and board["pieces"] > 0, example["id"]
             assert 150 < board["width"] <= width, f"{example['id']}: {board['width']:.0f} px"

@@ -1,0 +1,216 @@
+"""The exact solver on several processes or machines: MPI (mpi4py), every worker one process.
+
+``ur-variants solve VARIANT --workers K [--address HOSTS]`` starts K workers with ``mpiexec``
+(on this machine, or on the hosts named); each runs :func:`solve_distributed`. A layer's states
+are split among the workers as :data:`generator.solver.partition.CHOSEN` says (each wave cut
+into K runs of the sweep order), each worker sweeps its runs with the single-process kernels,
+and after each wave sends the others only the values they read
+(:mod:`generator.solver.cluster_layer`). The workers store the bits one process stores
+(``tests/test_cluster.py``). Each worker checkpoints its part of each finished layer
+(:class:`WorkerCheckpoints`): a lost worker ends the run (MPI ends every worker), and the same
+command resumes it from the last layer every worker finished, so the loss costs at most the
+unfinished layer.
+
+**Why MPI.** Ray, Dask distributed and mpi4py (with the MPICH wheel) were measured on this
+workload on this machine (2 cores shared with other work), two worker processes each, by
+``bench/cluster_engines.py --values 900000 --waves 60`` (the largest layer of four-piece
+Finkel sends about 900,000 values a sweep between two workers, ``python -m
+generator.solver.partition royalur-finkel 4 2``)::
+
+                                        MPI        Ray        Dask
+    start-up, two workers               0.45 s     45.7 s     20.7 s
+    a wave's round trip (agree on the
+      largest change)                   0.07 ms    6.3 ms     8.9 ms
+    a wave's values, one to the other   0.13 ms    9.5 ms     14.0 ms   (15,000 floats)
+    a sweep's values                    5.9 ms     22 ms      194 ms    (900,000 floats)
+    the engine's own processes          2, 5 MiB   7, 517 MiB scheduler in the driver
+    install (wheels)                    41 MB      199 MB     about 10 MB
+    a worker killed                     every      the actor  the actor is lost,
+                                        worker     restarts   the worker restarts
+                                        ends       empty      empty
+
+(MPI moves both directions at once, Ray and Dask one way; a first run with 2,000,000 values
+gave the same order: 12, 49 and 107 ms.) A layer is swept in lock step: every wave ends with an
+exchange, tens of thousands of times a layer, so the wave's round trip decides: MPI's is about
+a hundred times shorter than Ray's or Dask's, whose actors answer through the client. (A
+Bellman sweep also agrees on the largest change after every wave, its shortcut reads it; the
+other sweeps agree once, at their end, the change riding on the last wave's values.) None
+keeps a killed worker's state (Ray and Dask restart an empty actor), so recovery is the
+checkpoints' job in every engine, and MPI's
+ending the run loses nothing the checkpoints keep. MPI's wheels bring ``mpiexec`` and the
+library themselves (the ``cluster`` extra); its ``mpiexec`` starts workers over SSH on the hosts
+named, the way clusters and cloud machines are usually reached. MPI's own wait spins, which
+on a machine whose cores are shared costs a turn of the scheduler a wave: the workers wait by
+looking and sleeping instead (:func:`generator.solver.cluster_layer.wait`).
+
+Scaling, measured by ``ur-variants solve royalur-finkel --pieces 2 --workers K`` against the
+same without ``--workers`` (12,869 states, this machine at a load of 11 to 13 on its 2 cores):
+one process 1.17 s wall, one worker 2.28 s, two workers 36.2 s, the same bits. A small game
+is all exchange: each of its layers' sweeps is about sixty waves of a few hundred states, and
+each wave waits for the other worker to be given a core. Two workers gain only where a wave's
+work outweighs its round trip (0.07 ms on idle cores), in layers of millions of states.
+
+What is shared, not split, for now: every worker holds the whole values and lengths arrays
+(a float each a state, of every layer) and the index's tables, and gathers a finished layer
+whole (the next layer reads it, and the last layer gathered is the solution); it gathers the
+layer's stored choices once, to find the endless states. Its sweep order, stored choices and
+records are its own share. The memory per worker that :mod:`generator.solver.solve_plan` costs
+assumes the values split too: that is the next step for the games past one machine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+import numpy as np
+
+from generator.engine.rules import Rules
+from generator.sim.cache_files import read_arrays, read_json, write_arrays, write_json
+from generator.solver.cluster_layer import ClusterLayerSolve, gather_layer, mine
+from generator.solver.partition import wave_runs
+from generator.solver.solution import Solution, Totals
+from generator.solver.solve import solution_path, warm_up
+from generator.solver.solve_estimate import checked_move_table, sweep_order
+from generator.solver.solve_index import build_index
+from generator.solver.solve_layer import run_layer
+from generator.solver.solve_space import FloatArray, enumerate_configurations, geometry
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
+
+
+def cluster_path(cache_dir: Path, rules: Rules, workers: int, tolerance: float = 1e-13) -> Path:
+    """The folder of a distributed solve with ``workers`` workers: the workers' checkpoints
+    and the solution's values and lengths (apart from the single-process solve's)."""
+    folder = solution_path(cache_dir / "cluster", rules, tolerance)
+    return folder.parent / f"{folder.name}.workers{workers}"
+
+
+class WorkerCheckpoints:
+    """One worker's finished layers: ``layer-N.npz`` (its states' values and lengths, in its
+    share's order) and ``layer-N.json`` (their checksum and the layer's figures), written
+    atomically (:func:`generator.sim.cache_files.write_arrays`)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _paths(self, layer: int) -> tuple[Path, Path]:
+        return self.folder / f"layer-{layer}.npz", self.folder / f"layer-{layer}.json"
+
+    def finish(
+        self, layer: int, values: FloatArray, lengths: FloatArray, figures: dict[str, Any]
+    ) -> None:
+        arrays_path, record_path = self._paths(layer)
+        checksum = write_arrays(arrays_path, {"values": values, "lengths": lengths})
+        write_json(record_path, {"layer": layer, "sha256": checksum, "figures": figures})
+
+    def load(self, layer: int, size: int) -> tuple[FloatArray, FloatArray, dict[str, Any]] | None:
+        """The worker's part of a finished layer (``size`` states), or ``None`` (not
+        finished, or damaged: reported, and the layer is solved again)."""
+        arrays_path, record_path = self._paths(layer)
+        record = read_json(record_path)
+        saved = read_arrays(arrays_path, ("values", "lengths")) if record is not None else None
+        if not isinstance(record, dict) or saved is None:
+            return None
+        arrays, checksum = saved
+        if record.get("sha256") != checksum or arrays["values"].shape != (size,):
+            return None
+        return arrays["values"], arrays["lengths"], record["figures"]
+
+
+def solve_distributed(
+    comm: MPI.Comm,
+    rules: Rules,
+    folder: Path,
+    tolerance: float = 1e-13,
+    progress: Callable[[str], None] | None = None,
+) -> Solution:
+    """Solve ``rules`` with the workers of ``comm`` (every worker calls this), each
+    checkpointing its part of each finished layer under ``folder``; a rerun resumes from the
+    last layer every worker finished. Every worker returns the whole solution."""
+    from mpi4py import MPI
+
+    compile_seconds = warm_up(rules)
+    geo = geometry(rules)
+    configs = enumerate_configurations(rules, geo)
+    index = build_index(geo, configs)
+    moves = checked_move_table(geo, configs)
+    values, lengths = np.full(index.states, 0.5), np.zeros(index.states)
+    store = WorkerCheckpoints(folder / f"worker-{comm.rank}")
+    totals, resuming, peak = Totals(), True, 0
+    for layer in reversed(range(len(index.layer_sizes))):
+        if index.layer_sizes[layer] == 0:
+            continue
+        base = int(index.layer_base[layer])
+        if resuming:
+            order = sweep_order(geo, configs, index, layer)
+            runs = wave_runs(order.wave_start, comm.size)
+            own = base + order.places[mine(runs, comm.rank)].astype(np.int64)
+            saved = store.load(layer, own.size)
+            resuming = bool(comm.allreduce(saved is not None, op=MPI.LAND))
+            if resuming and saved is not None:
+                values[own], lengths[own], record = saved
+                for array in (values, lengths):
+                    gather_layer(comm, order.places, runs, base, array)
+                totals.add(record)
+                totals.resumed += 1
+                continue
+        run = ClusterLayerSolve(comm, rules, geo, configs, index, moves, layer, values, lengths)
+        record = run_layer(run, tolerance)
+        for array in (values, lengths):
+            gather_layer(comm, run.layer_places, run.share.runs, base, array)
+        own = base + run.places.astype(np.int64)
+        # The layer took as long as its slowest worker, and the processor time of them all.
+        record["seconds"] = comm.allreduce(record["seconds"], op=MPI.MAX)
+        record["cpu_seconds"] = comm.allreduce(record["cpu_seconds"], op=MPI.SUM)
+        record["values_sent"] = comm.allreduce(run.share.values_sent, op=MPI.SUM)
+        record["working_bytes"] = comm.allreduce(record["working_bytes"], op=MPI.MAX)
+        peak = max(peak, int(record["working_bytes"]))
+        store.finish(layer, values[own], lengths[own], record)
+        totals.add(record)
+        if progress is not None:
+            progress(
+                f"layer {layer}: {int(index.layer_sizes[layer]):,} states on {comm.size}"
+                f" workers, values {record['sweeps']} sweeps, lengths {record['length_sweeps']}"
+                f" sweeps, {record['values_sent']:,} values sent a sweep;"
+                f" {record['seconds']:.1f} s wall, {record['cpu_seconds']:.1f} s processor"
+            )
+    solution = totals.solution(
+        rules, geo, configs, index, values, lengths, peak + values.nbytes + lengths.nbytes,
+        tolerance, from_cache=False,
+    )  # fmt: skip
+    return _with_compile(solution, compile_seconds)
+
+
+def _with_compile(solution: Solution, seconds: float) -> Solution:
+    import dataclasses
+
+    return dataclasses.replace(solution, compile_seconds=seconds)
+
+
+def save_solution(folder: Path, solution: Solution) -> None:
+    """The solution's values and lengths (``values.npy``, ``lengths.npy``) and its start
+    value and figures (``solution.json``), each written whole."""
+    from generator.files import replace_file
+
+    def saver(array: FloatArray) -> Callable[[BinaryIO], None]:
+        return lambda file: np.save(file, array)
+
+    for name, array in (("values", solution.values), ("lengths", solution.lengths)):
+        replace_file(folder / f"{name}.npy", saver(array))
+    write_json(
+        folder / "solution.json",
+        {
+            "start_value": solution.start_value,
+            "expected_throws": solution.expected_throws
+            if np.isfinite(solution.expected_throws)
+            else None,
+            "states": solution.states,
+            "seconds": solution.seconds,
+            "cpu_seconds": solution.cpu_seconds,
+            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        },
+    )

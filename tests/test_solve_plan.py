@@ -1,0 +1,201 @@
+"""A distributed solve's plan (generator/solver/solve_plan.py) and its split
+(generator/solver/partition.py): the plan's states are the solver's, the workers' memory adds up
+to one process's, and the traffic is the values other workers own, counted here again from the
+stored-option transitions (another move generator and another numbering of the states)."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import io
+from contextlib import redirect_stderr, redirect_stdout
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import VARIANTS, repository_catalog, rules_for
+
+from generator.cli import main
+from generator.measure.core import Results
+from generator.measure.solve_plan import SOLVE_PLAN, CostedPlan, plan_problems
+from generator.site.context import SiteContext
+from generator.site.edition import load_editions
+from generator.site.statistics_page import statistics_files
+from generator.solver import partition
+from generator.solver.plan_cost import MACHINE, costed, slowest_rate
+from generator.solver.solve import solve, with_pieces
+from generator.solver.solve_moves import WIN
+from generator.solver.solve_plan import Plan, PlanRefused, count, fewest_workers, plan, planned
+from generator.solver.solve_small import small_game
+
+
+@pytest.fixture(scope="module")
+def finkel_two() -> dict[int, Plan]:
+    rules = with_pieces(rules_for("royalur-finkel"), 2)
+    return {workers: plan(rules, workers) for workers in (1, 3, 4)}
+
+
+@pytest.mark.parametrize("variant", ["royalur-finkel", "merit-1976"])
+def test_the_plan_counts_the_solvers_states(variant: str) -> None:
+    rules = with_pieces(rules_for(variant), 2)
+    assert plan(rules, 2).states == solve(rules, cache_dir=None).states
+
+
+def test_workers_memory_adds_up_to_one_process(finkel_two: dict[int, Plan]) -> None:
+    alone = finkel_two[1]
+    assert alone.traffic.values == 0  # one worker owns every state
+    for workers, found in finkel_two.items():
+        assert found.shared_bytes == alone.shared_bytes
+        received = 8 * -(-(found.traffic.values + found.traffic.once) // workers)
+        share = found.worker_bytes - found.shared_bytes - received
+        grows = found.single_bytes - found.shared_bytes
+        assert grows <= workers * share < grows + workers
+    assert finkel_two[4].worker_bytes < finkel_two[3].worker_bytes < alone.worker_bytes
+    assert finkel_two[4].fits(alone.worker_bytes) and not alone.fits(alone.worker_bytes - 1)
+
+
+def test_traffic_is_the_values_other_workers_own(finkel_two: dict[int, Plan]) -> None:
+    rules = with_pieces(rules_for("royalur-finkel"), 2)
+    solved = partition.game(rules)
+    layer = int(solved.index.layer_sizes.argmax())
+    graph = partition.layer_graph(solved, layer)
+    owner = partition.owners(graph, partition.CHOSEN, 3)
+    small = small_game(rules)
+    numbered = np.flatnonzero(small.dense >= 0)
+    index_of = np.empty(small.states, dtype=np.int64)
+    index_of[small.dense[numbered]] = numbered
+    count = solved.configs.count
+    throws = int(solved.geo.throw_values.shape[0])
+
+    def state_id(state: int) -> int:
+        p, mover, opponent = state // (count * count), (state // count) % count, state % count
+        return solved.index.state_id(int(p), int(mover), int(opponent))
+
+    needed: set[tuple[int, int]] = set()
+    (reached,) = [each for each in small.sweep() if each.number == layer]
+    for a, state in enumerate(reached.members.tolist()):
+        reader = int(owner[state_id(state) - graph.base])
+        for row in range(a * throws, (a + 1) * throws):
+            for option in reached.options[row, : reached.counts[row]].tolist():
+                if option == WIN:
+                    continue
+                target = state_id(int(index_of[option >> 1])) - graph.base
+                if target < graph.size and int(owner[target]) != reader:
+                    needed.add((reader, target))
+    assert len(needed) == finkel_two[3].traffic.values > 0
+    assert finkel_two[3].traffic.exact
+
+
+def test_a_split_owns_every_state_once() -> None:
+    rules = with_pieces(rules_for("merit-1976"), 2)
+    solved = partition.game(rules)
+    graph = partition.layer_graph(solved, int(solved.index.layer_sizes.argmax()))
+    for split in partition.SPLITS:
+        owner = partition.owners(graph, split, 3)
+        assert owner.shape == (graph.size,)
+        assert set(np.unique(owner).tolist()) == {0, 1, 2}, split
+
+
+def test_plan_refuses_no_workers() -> None:
+    with pytest.raises(PlanRefused, match="at least 1"):
+        plan(with_pieces(rules_for("royalur-finkel"), 1), 0)
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            status = main(list(argv))
+        except SystemExit as stop:  # argparse's usage errors
+            status = int(stop.code or 0)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_the_command_prints_the_plan() -> None:
+    status, out, _ = _run(
+        "solve", "royalur-finkel", "--pieces", "2", "--plan", "--workers", "3",
+        "--max-memory-gb", "1",
+    )  # fmt: skip
+    assert status == 0
+    assert "states:                     12,869 (counted)" in out
+    assert "counted exactly on this game" in out and "fits:                       yes" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("solve", "royalur-finkel", "--plan", "--workers", "0"), "must be from 1"),
+        (("solve", "no-such-rulebook", "--plan", "--workers", "2"), "no-such-rulebook"),
+        (("solve", "royalur-finkel", "--address", "h1,h2"), "only with --workers"),
+        (("solve", "royalur-finkel", "--workers", "2", "--no-cache"), "drop --no-cache"),
+        (("solve", "royalur-finkel", "--plan"), "give --workers"),
+    ],
+)
+def test_bad_plans_are_refused(argv: tuple[str, ...], message: str) -> None:
+    status, _, err = _run(*argv)
+    assert status == 2
+    assert message in err
+
+
+def test_the_fewest_workers_that_fit() -> None:
+    counted = count(with_pieces(rules_for("royalur-finkel"), 2))
+    alone = planned(counted, 1)
+    limit = (alone.shared_bytes + alone.worker_bytes) // 2  # half of what one worker grows
+    found = fewest_workers(counted, limit)
+    assert found.fits(limit) and found.workers > 1
+    assert not planned(counted, found.workers - 1).fits(limit)
+    with pytest.raises(PlanRefused, match="tables"):
+        fewest_workers(counted, alone.shared_bytes)
+
+
+def test_the_plan_is_timed_by_the_slowest_large_solve() -> None:
+    solved = {
+        "a": {"states": 200_000_000, "cpu_seconds": 10_000.0},
+        "b": {"states": 200_000_000, "cpu_seconds": 20_000.0},
+        "small": {"states": 1_000, "cpu_seconds": 1_000.0},
+    }
+    rate = slowest_rate({"solved": solved})
+    assert (rate.variant, rate.per_second) == ("b", 10_000.0)
+    with pytest.raises(ValueError, match="full-games"):
+        slowest_rate({"solved": {"small": solved["small"]}})
+    rules = with_pieces(rules_for("royalur-finkel"), 2)
+    game = costed(rules, MACHINE, rate)
+    processors = game["machines"] * MACHINE.processors
+    assert game["wall_hours"] * 3600 * processors * rate.per_second == pytest.approx(12_869)
+    assert game["dollars"] == pytest.approx(
+        game["wall_hours"] * game["machines"] * MACHINE.dollars_an_hour
+    )
+
+
+def test_the_method_page_gives_the_costed_plan() -> None:
+    """The plan's figures as the method page words them; these figures are made up here, to
+    find them on the page (the committed plan comes from its command)."""
+    game = {
+        "pieces": 7, "states": 11_463_005_977, "states_counted": True, "machines": 5,
+        "worker_bytes": 60 * 2**30, "traffic_bytes": 30 * 2**30, "traffic_counted": False,
+        "traffic_measured_on_pieces": 3, "transfer_seconds_per_sweep": 5.25,
+        "processor_hours": 199.0, "wall_hours": 4.97, "dollars": 12.5,
+    }  # fmt: skip
+    huge = {**game, "states": 6_782_875_384_560, "states_counted": False, "machines": 2_000}
+    found = CostedPlan(
+        {"merit-1976": game, "murray-1952-royalur": huge},
+        dataclasses.asdict(MACHINE),
+        {"per_second": 16_002.0, "variant": "bell-1960", "states": 1, "cpu_seconds": 1.0},
+        "ur-variants solve merit-1976 murray-1952-royalur --plan --write-results",
+        "2026-12-05 12:00 UTC",
+    )
+    assert plan_problems(found) == []
+    assert plan_problems(CostedPlan({"merit-1976": {**game, "machines": 0}}, *_rest(found)))
+    catalog = repository_catalog()
+    results = Results(0, {SOLVE_PLAN.name: found})
+    figures = statistics_files(SiteContext(catalog, None, load_editions(VARIANTS)), results)
+    method = html.unescape(str(figures.files["statistics/method.md"]))
+    section = method[method.index("### Past one machine") :]
+    assert f"`{found.command}`" in section
+    assert "| 7 | 11,463,005,977 | 5 | 60 GiB | 30 GiB (from 3 pieces) | 5.2 s |" in section
+    assert "about 6,782,875,384,560 positions, would need 2,000 machines" in section
+    assert MACHINE.assumed in section
+
+
+def _rest(found: CostedPlan) -> tuple[Any, ...]:
+    return found.machine, found.rate, found.command, found.date
