@@ -92,10 +92,14 @@ SOLVER_VERSION = 3
 """Bump when the solver could give different numbers for the same rules (beyond the
 tolerance: committed results are keyed by it)."""
 
-SWEEP_VERSION = 4
-"""Bump when the sweeps could store different bits for a layer (their order, their starting
-values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
-where it was interrupted."""
+CHECKPOINT_LAYOUT = 4
+"""The layout of a solve's checkpoint folder: which sweeps wrote the bits a layer stores (their
+order, their starting values). A checkpoint resumes only the sweeps that wrote it, so a solve's
+bits never depend on where it was interrupted. It is not a behaviour version: what the solver
+computes is stamped on the results by its behaviour digest (:mod:`generator.solver.behaviour`),
+and this number only names folders (``.s4``, the name of the sweep version it was before; a
+seven-piece solve resumes from such a folder by name: ``tests/test_solve_folders.py``). Change
+it only when a checkpoint written before could not be resumed bit for bit."""
 
 DEFAULT_MAX_MEMORY = 4 * 2**30
 """Refuse solves whose estimated working memory exceeds this (bytes)."""
@@ -149,7 +153,7 @@ def solution_path(
     """The folder holding a solve's values, lengths and checkpoint record. Sweeps from a
     fitted start (:func:`starting_point`) store other bits (the same values within the
     tolerance), so they have a folder of their own."""
-    folder = f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.s{SWEEP_VERSION}"
+    folder = f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.s{CHECKPOINT_LAYOUT}"
     used = starting_point(rules, start)
     if used is not None:
         folder += f".w{hashlib.sha256(used.tobytes()).hexdigest()[:16]}"
