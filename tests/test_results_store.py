@@ -14,10 +14,12 @@ import pytest
 from conftest import ROOT
 
 from generator.engine import behaviour, goldens
+from generator.engine.rules import compile_rules
 from generator.model.catalog_contents import Catalog
+from generator.sim import rekey, suite_results
 from generator.sim import results_files as store
-from generator.sim import suite_results
 from generator.sim.records import RecordSpec
+from generator.solver.solve import checkpoint_key, rules_key
 
 SUITE = store.KINDS["simulation-suite.json"]
 NOW = {"engine": lambda: "e1", "kernel": lambda: "k1"}
@@ -127,6 +129,65 @@ def test_a_changed_seed_asks_for_another_record(catalog: Catalog) -> None:
     assert len(keys) == 2
 
 
+def test_a_changed_ruling_asks_for_another_record_and_solve(catalog: Catalog) -> None:
+    base = catalog.resolve("finkel-english")
+    other = catalog.resolve("masters-page")
+    assert (
+        RecordSpec(base, ("random",) * 2, 100, 1).key
+        != RecordSpec(other, ("random",) * 2, 100, 1).key
+    )
+    assert rules_key(compile_rules(base), 1e-13) != rules_key(compile_rules(other), 1e-13)
+
+
+def test_a_data_key_holds_no_version_of_the_code(catalog: Catalog) -> None:
+    """The code half is the stamp: the same data keys the same record whatever the code's
+    numbers, and only the migration makes the keys as they were."""
+    spec = RecordSpec(catalog.resolve("finkel-english"), ("random",) * 2, 100, 1)
+    with rekey.migrating() as renamed:
+        old = dataclasses.replace(spec).key
+    assert old != spec.key and renamed == {old: spec.key}
+
+
+# --- the migration from hand-bumped versions ------------------------------------------------
+
+# The first run the suite plans (Bell's rules, random against random, 40,000 games, the build's
+# seed): its key in results/simulation-suite.json before the migration, and after.
+BELL_OLD = "dd8126435d88c84c548309feb747ae188fb9cd958132c2b129f989a20dce60f9"
+BELL_NEW = "6f324f7aa3e8594b7af633c31d59f15cd8b01df3493e346e824f4dd2797c9a00"
+
+
+def test_the_migration_makes_the_old_keys_exactly_and_notes_the_new(catalog: Catalog) -> None:
+    bell = catalog.resolve("bell-1960")
+    spec = RecordSpec(bell, ("random", "random"), 40_000, 20261130)
+    with rekey.migrating() as renamed:
+        assert dataclasses.replace(spec).key == BELL_OLD
+    assert renamed == {BELL_OLD: BELL_NEW} and spec.key == BELL_NEW
+    records = suite_results.read_committed(SUITE.path, print).records
+    assert BELL_NEW in records and BELL_OLD not in records
+
+
+def test_the_checkpoint_folders_keep_the_rules_key_as_it_was(catalog: Catalog) -> None:
+    rules = compile_rules(catalog.resolve("finkel-english"))
+    with rekey.migrating():
+        old = rules_key(rules, 1e-13)
+    assert checkpoint_key(rules, 1e-13) == old != rules_key(rules, 1e-13)
+
+
+def test_rekeying_replaces_keys_keeps_figures_and_names_a_damaged_file(tmp_path: Path) -> None:
+    path = stamped_file(tmp_path, NOW)
+    data = store.read_results(path, suite_results.RESULTS_FORMAT)
+    assert data is not None
+    store.write_results(
+        path, suite_results.RESULTS_FORMAT, {**data, "records": {"old": {"key": "old", "n": 1}}}
+    )
+    assert store.rekey_file(path, {"old": "new"}) == 2
+    after = store.read_results(path, suite_results.RESULTS_FORMAT)
+    assert after is not None and after["records"] == {"new": {"key": "new", "n": 1}}
+    path.write_text("{ not json", encoding="utf-8")
+    with pytest.raises(ValueError, match=str(path)):
+        store.rekey_file(path, {"old": "new"})
+
+
 # --- one reader ---------------------------------------------------------------------------
 
 READS = {"open", "load", "loads", "read_json", "read_text", "read_bytes"}
@@ -157,3 +218,27 @@ def test_the_store_is_the_only_reader_of_the_results() -> None:
         for line in reads_of_results(path)
     ]
     assert not found, "read results/ through generator.sim.results_files:\n" + "\n".join(found)
+
+
+# --- the build's cheap check ----------------------------------------------------------------
+
+
+def test_the_build_compares_only_the_digests_it_has_cheaply(
+    monkeypatch: pytest.MonkeyPatch, catalog: Catalog, tmp_path: Path
+) -> None:
+    """The build computes the engine's digest and reads the others only when already computed
+    (the solver's takes minutes to compile): an unknown layer is named as not compared."""
+    from generator.measure import stamps
+    from generator.measure.core import Settings
+
+    committed = store.read_results(SUITE.path, suite_results.RESULTS_FORMAT)
+    assert committed is not None
+    engine = committed[store.BEHAVIOUR]["engine"]
+    monkeypatch.setattr(stamps, "cached_digests", lambda: {})
+    monkeypatch.setattr(stamps, "current_digests", lambda digests, names: {"engine": engine})
+    said: list[str] = []
+    assert stamps.stale_files(catalog, Settings(cache_root=tmp_path, log=said.append)) == []
+    assert len(said) == 1 and "claims, kernel, solver digests are not computed" in said[0]
+    monkeypatch.setattr(stamps, "current_digests", lambda digests, names: {"engine": "changed"})
+    found = stamps.stale_files(catalog, Settings(cache_root=tmp_path, log=said.append))
+    assert found and all("engine computed differently" in line for line in found)

@@ -67,6 +67,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stamp each stale file whose sample reproduced with the current code's behaviour",
     )
     parser.add_argument(
+        "--rekey",
+        action="store_true",
+        help="once: rewrite the results files with keys of their data alone (the records the"
+        " build reads, found by their old keys), every figure kept, and stop",
+    )
+    parser.add_argument(
         "--results-dir",
         type=Path,
         default=None,
@@ -91,6 +97,12 @@ def run(args: argparse.Namespace) -> int:
     catalog = load_or_report(args.root)
     if catalog is None:
         return 1
+    if args.rekey:
+        from generator.build import BuildOptions, measure_settings
+        from generator.measure.rekey_results import rekey_results
+
+        rekey_results(catalog, measure_settings(BuildOptions(args.root)), results_dir, print)
+        return 0
     seed = secrets.randbelow(10**9) if args.seed is None else args.seed
     print(f"seed {seed} (--seed {seed} checks the same records again)", flush=True)
     request = Request(

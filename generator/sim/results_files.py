@@ -24,10 +24,12 @@ How a record is keyed. Its key is a digest of the inputs that produce it, in two
   state of ``generator/`` and ``variants/`` and kept under ``.cache/behaviour``
   (:func:`current_digests`).
 
-The version constants that were bumped by hand (``ENGINE_VERSION``, ``SIM_VERSION`` and the
-rest) still sit inside some data keys, where they were before the stamps: dropping them re-keys
-every committed record, a migration of its own. They need no bump any more: the stamps catch a
-change of behaviour whether or not one is bumped.
+No version number is bumped by hand: the ones that were (``ENGINE_VERSION``, ``SIM_VERSION``
+and the rest) are gone from the keys, which :mod:`generator.sim.rekey` migrated once. What
+stays is layout: ``results_format`` (how a file's payload is laid out) and the caches'
+``CACHE_FORMAT``, which change only when a file could no longer be read, never when the code
+computes differently. The caches under ``.cache/`` are keyed by their data and by the source
+of their code (:func:`code_key`): a cache can afford to compute again after any edit.
 
 A file whose stamp no longer matches is stale (:func:`stamp_problem`): the build warns, naming
 the file and the fix, and ``ur-variants verify`` says so. The fix is ``ur-variants verify
@@ -39,16 +41,18 @@ writes it again.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import os
 import platform
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.sim import rekey
 from generator.sim.cache_files import read_json, write_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,11 +94,13 @@ KINDS = {
         Kind("full-games.json", "ur-variants full-games", _SOLVED),
         Kind("rosette-worth.json", _CLAIMS, (*_SOLVED, "claims")),
         Kind("claim-figures.json", _CLAIMS, (*_SOLVED, "claims")),
+        Kind("solve-plan.json", "ur-variants solve --plan --write-results", ()),
     )
 }
 """Every committed results file. The agents against random and the fits play the kernel's
 games with the fitted agent (the solver's fit); the claims sample the kernel's games and read
-exact solves."""
+exact solves; the solve plan is arithmetic on the full games' committed figures, so it has no
+layer of its own to stamp."""
 
 
 def kind_of(path: Path) -> Kind:
@@ -108,12 +114,31 @@ def kind_of(path: Path) -> Kind:
 def source_digest(root: Path = ROOT) -> str:
     """A digest of the code and rulebooks (``generator/**/*.py``, ``variants/**``): it keys only
     the cache of behaviour digests, never a result."""
+    return _files_digest(root, (("generator", "*.py"), ("variants", "*.yml")))
+
+
+def _files_digest(root: Path, globs: Iterable[tuple[str, str]]) -> str:
     hashed = hashlib.sha256()
-    for folder, pattern in (("generator", "*.py"), ("variants", "*.yml")):
+    for folder, pattern in globs:
         for path in sorted((root / folder).rglob(pattern)):
             hashed.update(path.relative_to(root).as_posix().encode() + b"\0")
             hashed.update(path.read_bytes() + b"\0")
     return hashed.hexdigest()
+
+
+@functools.cache
+def code_key(*parts: str) -> str:
+    """A digest (16 hex digits) of the source of ``parts`` of ``generator``, each a package
+    (``"engine"``) or a module (``"measure/parting.py"``): the code half of a *cache* entry's
+    key, in place of the version numbers once bumped by hand. Any edit there computes the
+    entry again, which a cache can afford; a committed result, hours of work, is keyed by its
+    code's behaviour instead (:func:`stamp_of`)."""
+    globs = [
+        (f"generator/{Path(part).parent}", Path(part).name) if part.endswith(".py")
+        else (f"generator/{part}", "*.py")
+        for part in parts
+    ]  # fmt: skip
+    return _files_digest(ROOT, globs)[:16]
 
 
 def current_digests(
@@ -130,6 +155,18 @@ def current_digests(
     return wanted
 
 
+def cached_digests(cache_dir: Path = BEHAVIOUR_CACHE) -> dict[str, str]:
+    """The behaviour digests already computed for the code as it is now (:func:`current_digests`
+    kept them), computing none: a build reads these rather than spend minutes compiling the
+    solver to compute its own."""
+    known = read_json(cache_dir / f"{source_digest()}.json")
+    return (
+        {str(k): v for k, v in known.items() if isinstance(v, str)}
+        if isinstance(known, dict)
+        else {}
+    )
+
+
 def stamp_of(
     kind: Kind, digests: Digests, cache_dir: Path | None = BEHAVIOUR_CACHE
 ) -> dict[str, str]:
@@ -138,17 +175,23 @@ def stamp_of(
 
 
 def stamp_problem(
-    path: Path, data: Mapping[str, Any], digests: Digests, cache_dir: Path | None = BEHAVIOUR_CACHE
+    path: Path,
+    data: Mapping[str, Any],
+    digests: Digests,
+    cache_dir: Path | None = BEHAVIOUR_CACHE,
+    layers: Collection[str] | None = None,
 ) -> str | None:
     """Why the results ``data`` read from ``path`` are stale (made by code that computes
-    differently now, or never stamped), naming the file and the fix; ``None`` when current."""
+    differently now, or never stamped), naming the file and the fix; ``None`` when current.
+    Only the ``layers`` named are compared (``None``: every layer the file depends on)."""
     kind = kind_of(path)
+    names = [name for name in kind.behaviour if layers is None or name in layers]
     stamp = data.get(BEHAVIOUR)
     if not isinstance(stamp, dict):
         changed = list(kind.behaviour)
     else:
-        now = stamp_of(kind, digests, cache_dir)
-        changed = [name for name in kind.behaviour if stamp.get(name) != now[name]]
+        now = current_digests(digests, names, cache_dir)
+        changed = [name for name in names if stamp.get(name) != now[name]]
     if not changed:
         return None
     return (
@@ -164,12 +207,16 @@ def stale_file(
     digests: Digests,
     results_dir: Path = RESULTS_DIR,
     cache_dir: Path | None = BEHAVIOUR_CACHE,
+    layers: Collection[str] | None = None,
 ) -> str | None:
-    """Why the ``kind`` file under ``results_dir`` is stale (:func:`stamp_problem`), or
-    ``None``: current, missing, or damaged (its reader reports a damaged file)."""
+    """Why the ``kind`` file under ``results_dir`` is stale (:func:`stamp_problem`, comparing
+    ``layers``), or ``None``: current, missing, or damaged (its reader reports a damaged
+    file)."""
     path = results_dir / kind.name
     data = read_json(path) if path.exists() else None
-    return stamp_problem(path, data, digests, cache_dir) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    return stamp_problem(path, data, digests, cache_dir, layers)
 
 
 def provenance(
@@ -260,6 +307,24 @@ def restamp(path: Path, layout: int, behaviour: Mapping[str, str]) -> None:
     if data is None:
         raise ValueError(f"{path}: damaged or not of layout {layout}; nothing to stamp")
     write_results(path, layout, {**data, BEHAVIOUR: dict(behaviour)})
+
+
+def rekey_file(path: Path, renamed: Mapping[str, str]) -> int:
+    """Replace each old key of the results at ``path`` by its new one (``renamed``,
+    :mod:`generator.sim.rekey`), every figure kept; how many strings were replaced. A damaged
+    file is an error naming it."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: damaged (its checksum or layout is wrong); nothing rekeyed")
+    found = [0]
+
+    def counted(old: str) -> str:
+        new = renamed.get(old, old)
+        found[0] += new != old
+        return new
+
+    write_json(path, rekey.rewrite(data, counted))
+    return found[0]
 
 
 def read_results(path: Path, layout: int) -> dict[str, Any] | None:
