@@ -23,6 +23,10 @@ from generator.model.catalog_contents import Catalog
 from generator.sim import rekey
 from generator.sim.results_files import KINDS, rekey_file
 
+SUITE_FILE = "simulation-suite.json"
+"""Its records also kept the engine's and simulator's numbers as fields: taken off, as a run
+made now records none (:func:`generator.sim.records.build_record`)."""
+
 READERS = (SUITE, AGENTS, EXACT, EXACT_EFFECTS, FULL_GAMES, CLAIMS)
 """The measurements that read records of ``results/`` by key (the others read none, or read
 the solve cache, whose folders keep their names)."""
@@ -40,6 +44,7 @@ def rekey_results(
     for name in KINDS:
         path = results_dir / name
         if path.exists():
-            counts[name] = rekey_file(path, renamed)
+            drop = rekey.RECORD if name == SUITE_FILE else ()
+            counts[name] = rekey_file(path, renamed, drop)
             say(f"{path}: {counts[name]} keys replaced")
     return counts

@@ -309,10 +309,11 @@ def restamp(path: Path, layout: int, behaviour: Mapping[str, str]) -> None:
     write_results(path, layout, {**data, BEHAVIOUR: dict(behaviour)})
 
 
-def rekey_file(path: Path, renamed: Mapping[str, str]) -> int:
+def rekey_file(path: Path, renamed: Mapping[str, str], drop: Collection[str] = ()) -> int:
     """Replace each old key of the results at ``path`` by its new one (``renamed``,
-    :mod:`generator.sim.rekey`), every figure kept; how many strings were replaced. A damaged
-    file is an error naming it."""
+    :mod:`generator.sim.rekey`), and take the fields ``drop`` (the old version numbers) off
+    each of its ``records``, every figure kept; how many strings were replaced. A damaged file
+    is an error naming it."""
     data = read_json(path)
     if not isinstance(data, dict):
         raise ValueError(f"{path}: damaged (its checksum or layout is wrong); nothing rekeyed")
@@ -323,7 +324,11 @@ def rekey_file(path: Path, renamed: Mapping[str, str]) -> int:
         found[0] += new != old
         return new
 
-    write_json(path, rekey.rewrite(data, counted))
+    data = rekey.rewrite(data, counted)
+    for record in data.get("records", {}).values():
+        for name in drop:
+            record.pop(name, None)
+    write_json(path, data)
     return found[0]
 
 
