@@ -17,7 +17,6 @@ import pytest
 from conftest import ROOT, VARIANTS
 
 from generator.cli import main
-from generator.engine import ENGINE_VERSION
 from generator.measure.core import Results, Settings
 from generator.measure.full_games import FULL_GAMES, full_game_problems, read_full_games
 from generator.measure.suite import SUITE
@@ -32,7 +31,7 @@ from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
 from generator.solver import full_games
 from generator.solver.full_games import FullGame, fingerprint, status
-from generator.solver.solve import SOLVER_VERSION, solve, with_pieces
+from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_estimate import ESTIMATE_VERSION
 from generator.words import number_word
 
@@ -61,7 +60,7 @@ def test_committed_records_are_current_and_complete(
         assert record.pieces == games[vid].pieces
         assert 0 < record.first_player < 1 and record.states > 0 and record.memory_bytes > 0
         assert record.expected_throws is None or record.expected_throws >= 1
-        assert record.solver_version == SOLVER_VERSION and record.engine_version == ENGINE_VERSION
+        assert (record.solver_version is None) == (record.engine_version is None)
         assert all(record.provenance[key] for key in PROVENANCE), record.provenance
         assert record.provenance["command"].startswith("ur-variants full-games ")
         if record.same_game_as is not None:

@@ -145,7 +145,7 @@ def test_committed_worths_are_current_and_read_without_solving(
     rules = rules_for("finkel-great-book")
     key = figure_key("holding-worth", with_pieces(rules, 2), {"cell": CENTRAL})
     # Equal within the solver's tolerance: the sweeps' order may change the last bits
-    # (SOLVER_VERSION keys what may change more).
+    # (the solver's behaviour stamp catches what may change more).
     assert committed["worths"][key] == pytest.approx(
         dataclasses.asdict(holding_worth(_solved("finkel-great-book", 2), CENTRAL)),
         rel=1e-10,

@@ -69,12 +69,13 @@ def test_any_change_misses_the_cache(tmp_path: Path) -> None:
         assert key in record["results"]
 
 
-def test_engine_version_is_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    before = spec().key
-    from generator.engine import ENGINE_VERSION
-
-    monkeypatch.setattr(records_module, "ENGINE_VERSION", ENGINE_VERSION + 1)
-    assert spec().key != before
+def test_the_engine_and_simulator_source_key_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached record is computed again after an edit of the code that plays it (its key is
+    its data; the committed results' code half is their behaviour stamp)."""
+    before = records_module.record_path(Path("cache"), spec().key)
+    monkeypatch.setattr(records_module, "code_key", lambda *parts: "edited")
+    after = records_module.record_path(Path("cache"), spec().key)
+    assert after != before and spec().key in after.name
 
 
 def test_a_damaged_cache_file_is_simulated_again(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from generator.measure.verify_figures import (
     exact_tolerance,
 )
 from generator.sim import stats, suite_results
-from generator.sim.results_files import read_results, write_results
+from generator.sim.results_files import BEHAVIOUR, read_results, write_results
 from generator.solver import full_games
 
 SUITE = suite_results.RESULTS_FILE.name
@@ -84,6 +84,29 @@ def test_an_untampered_sample_passes(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert len(checked) == 2  # two records, chosen by the seed
     again = _verify(capsys, folder, "--files", SUITE, "--sample", "2", "--seed", "5")[1]
     assert again.splitlines()[1:-1] == out.splitlines()[1:-1]
+
+
+def test_a_stale_file_is_named_and_stamped_once_its_sample_reproduces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suite written before the stamps (no behaviour stamp): verify names it stale and
+    fails; --stamp computes the sample again and, as it reproduces, stamps the file, figures
+    untouched; then it is current."""
+    folder = _copy(tmp_path, SUITE)
+    path = folder / SUITE
+    data = read_results(path, suite_results.RESULTS_FORMAT)
+    assert data is not None
+    del data[BEHAVIOUR]
+    write_results(path, suite_results.RESULTS_FORMAT, data)
+    chosen = ("--files", SUITE, "--sample", "1", "--seed", "3")
+    code, out = _verify(capsys, folder, *chosen)
+    assert code == 1 and f"{path}: stale" in out and f"--stamp --files {SUITE}" in out
+    code, out = _verify(capsys, folder, *chosen, "--stamp")
+    assert code == 0 and f"stamped: {SUITE}" in out, out
+    stamped = read_results(path, suite_results.RESULTS_FORMAT)
+    assert stamped is not None and BEHAVIOUR in stamped
+    assert {k: v for k, v in stamped.items() if k != BEHAVIOUR} == data
+    assert _verify(capsys, folder, *chosen)[0] == 0
 
 
 def test_a_forged_full_game_is_caught_by_its_published_value(

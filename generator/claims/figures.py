@@ -6,15 +6,14 @@ else computed (:func:`committed_or_computed`)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
-from generator.claims.verdicts import CLAIMS_VERSION, CheckSettings
-from generator.engine import ENGINE_VERSION
+from generator.claims.verdicts import CheckSettings
 from generator.engine.rules import Rules
-from generator.sim import results_files
+from generator.sim import rekey, results_files
 from generator.sim.cache_files import (
     CACHE_FORMAT,
     content_key,
@@ -81,17 +80,18 @@ def committed_worths(
 # The cache of figures not committed.
 
 
-def figure_key(kind: str, rules: Rules, extra: dict[str, Any]) -> str:
+def figure_key(
+    kind: str, rules: Rules, extra: dict[str, Any], legacy: Mapping[str, Any] | None = None
+) -> str:
+    """The figure's data key: what it is, the rules' key and ``extra`` (its games, seed...);
+    the code that computes it is the file's behaviour stamp. ``legacy``: what the figure's key
+    held besides :data:`generator.sim.rekey.FIGURE` before (:mod:`generator.sim.rekey`)."""
     from generator.solver.solve import rules_key
 
-    payload = {
-        "kind": kind,
-        "rules": rules_key(rules, 0.0),
-        "engine": ENGINE_VERSION,
-        "claims": CLAIMS_VERSION,
-        **extra,
-    }
-    return content_key(payload)
+    def key(old: Mapping[str, Any]) -> str:
+        return content_key({"kind": kind, "rules": rules_key(rules, 0.0), **extra, **old})
+
+    return rekey.keyed(key, {**rekey.FIGURE, **(legacy or {})})
 
 
 Figure = TypeVar("Figure")
@@ -143,7 +143,8 @@ def as_figure(kind: type[Figure], payload: Any) -> Figure | None:
 def figure_cache_path(settings: CheckSettings, key: str) -> Path | None:
     if settings.cache_dir is None:
         return None
-    return settings.cache_dir / f"{key}.v{CACHE_FORMAT}.json"
+    code = results_files.code_key("engine", "sim", "solver", "claims")
+    return settings.cache_dir / f"{key}.c{code}.v{CACHE_FORMAT}.json"
 
 
 def load_figure(settings: CheckSettings, key: str) -> dict[str, Any] | None:

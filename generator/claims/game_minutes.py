@@ -23,7 +23,7 @@ from generator.claims.verdicts import (
 from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
-from generator.sim.records import SIM_VERSION
+from generator.sim import rekey
 from generator.sim.stats import SECONDS_PER_THROW as TYPICAL_SECONDS
 
 SECONDS_PER_THROW = (TYPICAL_SECONDS / 2, TYPICAL_SECONDS, TYPICAL_SECONDS * 1.5)
@@ -62,10 +62,10 @@ def game_lengths(rules: Rules, games: int, seed: int) -> GameLengths:
 
 
 def game_lengths_cached(rules: Rules, settings: CheckSettings) -> GameLengths:
-    extra = {"games": settings.games, "seed": settings.seed, "sim": SIM_VERSION}
+    extra = {"games": settings.games, "seed": settings.seed}
     return committed_or_computed(
         GameLengths,
-        figure_key("game-lengths", rules, extra),
+        figure_key("game-lengths", rules, extra, rekey.GAME_LENGTHS),
         lambda: game_lengths(rules, settings.games, settings.seed),
         settings,
         f"the greedy games of {rules.variant}",

@@ -17,9 +17,6 @@ from generator.model.catalog_contents import Catalog
 from generator.model.variant import Claim
 from generator.words import number_word
 
-CLAIMS_VERSION = 6
-"""Bump when a check could give a different result for the same rules."""
-
 
 class Verdict(Enum):
     """A claim check's verdict (worded by the claims page, from the vocabulary's

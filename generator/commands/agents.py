@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.claims.behaviour import stamp
     from generator.commands._catalog import load_or_report
     from generator.sim.records import DEFAULT_SEED
     from generator.sim.results_files import provenance, publish
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     log = functools.partial(print, file=sys.stderr, flush=True)
     fits = fit_all(catalog, jobs=args.jobs, cache_dir=args.root / ".cache" / "fitted", log=log)
     fits_file = results_dir / "fitted-agent.json"
-    write_fits(fits_file, {**provenance(args.root, command, time.perf_counter() - began), **fits})
+    made = provenance(args.root, command, time.perf_counter() - began, stamp(fits_file.name))
+    write_fits(fits_file, {**made, **fits})
     print(f"fits written to {fits_file}")
     output = args.output or results_dir / "agents-vs-random.json"
     try:
@@ -92,5 +94,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"ur-variants agents: {error}", file=sys.stderr)
         return 2
-    publish(args.root, output, RESULTS_FORMAT, command, began, results, summary)
+    behaviour = stamp(output.name)
+    publish(args.root, output, RESULTS_FORMAT, command, began, results, summary, behaviour)
     return 0

@@ -65,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from generator.claims import claim_checks as cc
+    from generator.claims.behaviour import stamp
     from generator.claims.figures import (
         FIGURES_FILE,
         FIGURES_FORMAT,
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.claims.verdicts import CheckSettings
     from generator.commands._catalog import load_or_report
     from generator.measure.core import Settings
-    from generator.sim.results_files import provenance, write_results
+    from generator.sim.results_files import BEHAVIOUR, provenance, write_results
     from generator.site.claims_page import claim_words, findings_template
     from generator.site.vocabulary import Vocabulary
 
@@ -121,14 +122,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {label}: {figure}")
     if settings.worths is not None and settings.figures is not None:
         command = WRITE_COMMAND + (" --no-cache" if args.no_cache else "")
-        made = provenance(args.root, command, time.perf_counter() - began)
+        made = provenance(args.root, command, time.perf_counter() - began, {})
         written = (
             ("worths", settings.worths, WORTH_FILE, WORTH_FORMAT),
             ("figures", settings.figures, FIGURES_FILE, FIGURES_FORMAT),
         )
         for name, found, committed, layout in written:
             output = args.root / "results" / committed.name
-            write_results(output, layout, {name: dict(sorted(found.items())), **made})
+            behaviour = {BEHAVIOUR: stamp(committed.name)}
+            write_results(output, layout, {name: dict(sorted(found.items())), **made, **behaviour})
             print(f"{len(found)} {name} written to {output}")
     return 0
 

@@ -38,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.claims.behaviour import stamp
     from generator.commands._catalog import load_or_report
     from generator.sim.results_files import publish
     from generator.solver.exact_effects import RESULTS_FORMAT, measure, summary
@@ -54,5 +55,6 @@ def run(args: argparse.Namespace) -> int:
     )
     command = "ur-variants exact" + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
     output = args.output or args.root / "results" / "exact-effects.json"
-    publish(args.root, output, RESULTS_FORMAT, command, began, results, summary)
+    behaviour = stamp(output.name)
+    publish(args.root, output, RESULTS_FORMAT, command, began, results, summary, behaviour)
     return 0

@@ -54,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.claims.behaviour import stamp
     from generator.commands._catalog import load_named
     from generator.sim.results_files import publish
     from generator.solver import full_games as fg
@@ -122,14 +123,16 @@ def run(args: argparse.Namespace) -> int:
     )
     results = fg.with_saved(results, fg.read_results(output))
     fg.refresh_pending(results, games, limit, log)
-    publish(args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary)
+    behaviour = stamp(output.name)
+    publish(args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary, behaviour)
     return status
 
 
 def _provenance_at_start(root: Path, command: str) -> Callable[[float], dict[str, Any]]:
     """Who computed a record: the commit and date when its solve started (the checkout may
     move on during a long solve), with the solve's wall time filled in at the end."""
+    from generator.claims.behaviour import stamp
     from generator.sim.results_files import provenance
 
-    at_start = provenance(root, command, 0.0)
+    at_start = provenance(root, command, 0.0, stamp("full-games.json"))
     return lambda seconds: {**at_start, "wall_seconds": round(seconds, 1)}

@@ -290,7 +290,7 @@ def write_costed_plan(args: argparse.Namespace, catalog: Catalog, changes: list[
     write_results(
         output,
         PLAN_FORMAT,
-        {**results, **provenance(args.root, command, time.perf_counter() - began)},
+        {**results, **provenance(args.root, command, time.perf_counter() - began, {})},
     )
     print(f"written to {output}")
     return 0

@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.claims.behaviour import stamp
     from generator.commands._catalog import load_or_report
     from generator.sim.results_files import publish
     from generator.sim.suite import default_suite
@@ -72,5 +73,6 @@ def run(args: argparse.Namespace) -> int:
         command = WRITE_COMMAND + (" --no-cache" if args.no_cache else "")
         command += f" --jobs {args.jobs}" if args.jobs > 1 else ""
         output = args.root / "results" / RESULTS_FILE.name
-        publish(args.root, output, RESULTS_FORMAT, command, began, results, summary)
+        behaviour = stamp(RESULTS_FILE.name)
+        publish(args.root, output, RESULTS_FORMAT, command, began, results, summary, behaviour)
     return 0

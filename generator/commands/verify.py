@@ -9,7 +9,10 @@ tolerance stated for it (generator/measure/verify.py). The seed that chose them 
 --seed repeats a check. Records that took more than two minutes of processor time to compute
 (the seven-piece games: hours) are listed as skipped, with the command that checks them
 (--record KEY, or --include-slow); a full game with a published value is compared with it.
-Exits 1 when a figure differs or a file is damaged.
+Each file's behaviour stamp is checked: a file made by code that computes differently now is
+named as stale; --stamp gives each stale file whose sample reproduced the current code's stamp
+(README.md, "How results are keyed"). Exits 1 when a figure differs, a file is damaged or one
+is left stale.
 """
 
 from __future__ import annotations
@@ -59,6 +62,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="sample records that take more than two minutes too (a full game: hours)",
     )
     parser.add_argument(
+        "--stamp",
+        action="store_true",
+        help="stamp each stale file whose sample reproduced with the current code's behaviour",
+    )
+    parser.add_argument(
+        "--rekey",
+        action="store_true",
+        help="once: rewrite the results files with keys of their data alone (the records the"
+        " build reads, found by their old keys), every figure kept, and stop",
+    )
+    parser.add_argument(
         "--results-dir",
         type=Path,
         default=None,
@@ -83,9 +97,17 @@ def run(args: argparse.Namespace) -> int:
     catalog = load_or_report(args.root)
     if catalog is None:
         return 1
+    if args.rekey:
+        from generator.build import BuildOptions, measure_settings
+        from generator.measure.rekey_results import rekey_results
+
+        rekey_results(catalog, measure_settings(BuildOptions(args.root)), results_dir, print)
+        return 0
     seed = secrets.randbelow(10**9) if args.seed is None else args.seed
     print(f"seed {seed} (--seed {seed} checks the same records again)", flush=True)
-    request = Request(files, args.sample, seed, args.include_slow, tuple(args.record))
+    request = Request(
+        files, args.sample, seed, args.include_slow, tuple(args.record), stamp=args.stamp
+    )
     began = time.perf_counter()
     tally = verify(catalog, results_dir, request, lambda line: print(line, flush=True))
     print(
@@ -95,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
     )
     if tally.unreadable:
         print(f"damaged: {', '.join(tally.unreadable)}")
+    if tally.stamped:
+        print(f"stamped: {', '.join(tally.stamped)}")
+    if tally.stale:
+        print(f"stale: {', '.join(tally.stale)} (`ur-variants verify --stamp --files NAME`)")
     if unknown := [r for r in args.record if r not in tally.named]:
         print(f"--record: no record the build reads is filed as {', '.join(unknown)}")
         return 2

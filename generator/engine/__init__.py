@@ -1,7 +1,6 @@
 """The rules engine: pure functions over frozen positions, driven only by data.
 
-``ENGINE_VERSION`` changes whenever the engine could play any variant differently; it is part
-of every simulation record's key, so a change re-simulates everything.
+What it computes is digested by :mod:`generator.engine.behaviour`: a results file made by an
+engine that plays differently now is stale (:mod:`generator.sim.results_files`), with no
+version number to bump.
 """
-
-ENGINE_VERSION = 2

@@ -25,13 +25,13 @@ from typing import Any
 from generator.claims.claim_checks import CHECKS, FINDINGS, check_claim
 from generator.claims.figures import committed_figures
 from generator.claims.game_minutes import SECONDS_PER_THROW as SECONDS_PER_THROW
-from generator.claims.verdicts import CLAIMS_VERSION, CheckSettings
+from generator.claims.verdicts import CheckSettings
 from generator.claims.verdicts import ClaimResult as ClaimResult
 from generator.claims.verdicts import Verdict as Verdict
-from generator.engine import ENGINE_VERSION
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
 from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
+from generator.sim.results_files import code_key
 
 CHECK_NAMES = tuple(sorted(CHECKS))
 """Every kind of claim check, by name (the claims page says how each tests a claim)."""
@@ -47,21 +47,13 @@ def catalogue_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-VERDICTS_VERSION = 3
-"""Bump when a check words its verdict or lists its figures differently from the same
-figures (:data:`CLAIMS_VERSION` keys the figures themselves, committed ones included): cached
-verdicts are checked again, the committed figures still read."""
-
-
 def _verdict_path(settings: Settings, catalogue: str, claim: str) -> Path:
     payload = {
         "catalogue": catalogue,
         "claim": claim,
         "games": settings.claim_games,
         "seed": settings.seed,
-        "engine": ENGINE_VERSION,
-        "claims": CLAIMS_VERSION,
-        "verdicts": VERDICTS_VERSION,
+        "code": code_key("engine", "sim", "solver", "claims", "measure/claims.py"),
     }
     return settings.cache_root / "claims" / f"verdict-{content_key(payload)}.v{CACHE_FORMAT}.json"
 

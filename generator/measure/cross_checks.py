@@ -20,19 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.engine import ENGINE_VERSION
 from generator.engine.equivalence import same_game_swaps, sampled_agreement, swapped_rules
 from generator.engine.rules import compile_rules
 from generator.measure.claims import catalogue_digest
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
 from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
+from generator.sim.results_files import code_key
 
 POSITIONS = 100
 """Positions of random games per verdict (every throw is tried at each)."""
 SEED = 0
-CROSS_CHECKS_VERSION = 2
-"""Raise when what a check plays or records changes: cached checks are played again."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +54,7 @@ def _cache_path(settings: Settings, catalogue: str) -> Path:
         "catalogue": catalogue,
         "positions": POSITIONS,
         "seed": SEED,
-        "engine": ENGINE_VERSION,
-        "version": CROSS_CHECKS_VERSION,
+        "code": code_key("engine", "measure/cross_checks.py"),
     }
     return settings.cache_root / "cross-checks" / f"{content_key(payload)}.v{CACHE_FORMAT}.json"
 

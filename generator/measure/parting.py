@@ -33,7 +33,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.engine import ENGINE_VERSION
 from generator.engine.effective import effective_rules
 from generator.engine.equivalence import compare_rulings, swapped_rules
 from generator.engine.moves import successors, winner
@@ -45,6 +44,7 @@ from generator.measure.examples import MoveLine, move_line
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant, Ruling
 from generator.sim.cache_files import CACHE_FORMAT, content_key, read_json, write_json
+from generator.sim.results_files import code_key
 
 SEARCH_LIMIT = 2_000
 """Positions the breadth-first search visits at most before it turns to random games."""
@@ -175,8 +175,6 @@ PartingKey = tuple[str, str, str]
 """(rulebook, rulebook, question), the two rulebooks in id order."""
 Partings = dict[PartingKey, Parting | Gap]
 """Every pair's parting on each question the engine plays that changes the pair's game."""
-PARTING_VERSION = 1
-"""Raise when what the search finds or records changes: cached partings are searched again."""
 
 
 def parting_key(a: str, b: str, question: str) -> PartingKey:
@@ -250,8 +248,7 @@ def _cache_path(settings: Settings, catalogue: str) -> Path:
         "limit": SEARCH_LIMIT,
         "random": RANDOM_POSITIONS,
         "seed": SEED,
-        "engine": ENGINE_VERSION,
-        "version": PARTING_VERSION,
+        "code": code_key("engine", "measure/parting.py"),
     }
     return settings.cache_root / "partings" / f"{content_key(payload)}.v{CACHE_FORMAT}.json"
 

@@ -21,6 +21,7 @@ from generator.measure.full_games import FULL_GAMES
 from generator.measure.parting import PARTINGS
 from generator.measure.play_hints import PLAY_HINTS
 from generator.measure.solve_plan import SOLVE_PLAN
+from generator.measure.stamps import STAMPS
 from generator.measure.suite import SUITE
 from generator.model.catalog_contents import Catalog
 from generator.processes import Forked
@@ -37,6 +38,7 @@ STEPS: tuple[Step[Any], ...] = (
     CLAIMS,
     PARTINGS,
     PLAY_HINTS,
+    STAMPS,
 )
 """Every measurement the build runs, in this order."""
 

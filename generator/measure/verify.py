@@ -26,6 +26,12 @@ taking more than :data:`SLOW_SECONDS` of processor time (a seven-piece game take
 not sampled unless asked (``include_slow``); it is listed as skipped with the command that
 checks it, and where a value for it is published elsewhere it is compared with that
 (:data:`generator.solver.published.PERFECT_FIRST_PLAYER`).
+
+Each file's behaviour stamp (:mod:`generator.sim.results_files`) is checked too: a stale file is
+named. With ``stamp`` a file whose sample reproduced (every figure computed again agreed, at
+least one record or published value compared) is given the current code's stamp, its figures
+and provenance kept: the way a change that does not alter the figures (a refactor, or a
+behaviour change elsewhere) is recorded without running the file's command again.
 """
 
 from __future__ import annotations
@@ -37,11 +43,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.claims.behaviour import DIGESTS
 from generator.measure.verify_figures import Figure
 from generator.measure.verify_files import FILES, Candidate, ResultsFile, Workspace
 from generator.model.catalog_contents import Catalog
-from generator.sim.cache_files import read_json
-from generator.sim.results_files import read_results
+from generator.sim.results_files import KINDS, read_results, restamp, stale_file, stamp_of
 
 SLOW_SECONDS = 120.0
 """Records recorded as taking longer than this (processor seconds) are skipped unless asked."""
@@ -59,12 +65,15 @@ class Tally:
     records: int = 0
     skipped: int = 0
     unreadable: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    """Files whose behaviour stamp is not the current code's (and were not re-stamped)."""
+    stamped: list[str] = field(default_factory=list)
     named: set[str] = field(default_factory=set)
     """The records asked for by key (``Request.records``) that some file holds."""
 
     @property
     def passed(self) -> bool:
-        return not self.differ and not self.unreadable
+        return not self.differ and not self.unreadable and not self.stale
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,8 @@ class Request:
     include_slow: bool = False
     records: Sequence[str] = ()
     slow_seconds: float = SLOW_SECONDS
+    stamp: bool = False
+    """Give each file whose sample reproduced the current code's behaviour stamp."""
 
 
 def verify(
@@ -110,7 +121,7 @@ def _verify_file(
     if not path.exists():
         say(f"{name}: missing; nothing to check (`{results.writer}` writes it)")
         return
-    data = read_results(path, results.layout) if read_json(path) is not None else None
+    data = read_results(path, results.layout)
     if data is None:
         say(
             f"{name}: damaged, or not of layout {results.layout}: the build does not read it"
@@ -136,10 +147,36 @@ def _verify_file(
         f"{name}: {len(found.candidates)} records the build reads{unread}; checking"
         f" {len(chosen)} (all of them would take about {_duration(whole)} of processor time)"
     )
+    before = (tally.checked, tally.differ)
     for candidate in chosen:
         tally.records += 1
         for figure in candidate.recompute():
             _report(name, candidate, figure, say, tally)
+    _skip_slow(name, slow, say, tally)
+    compared, differ = tally.checked - before[0], tally.differ - before[1]
+    _check_stamp(path, results, request.stamp and compared > 0 and not differ, say, tally)
+
+
+def _check_stamp(
+    path: Path, results: ResultsFile, reproduced: bool, say: Callable[[str], None], tally: Tally
+) -> None:
+    """Say whether ``path`` is stale; re-stamp it when asked and its sample ``reproduced``."""
+    kind = KINDS[results.name]
+    problem = stale_file(kind, DIGESTS, path.parent)
+    if problem is None:
+        return
+    if reproduced:
+        restamp(path, results.layout, stamp_of(kind, DIGESTS))
+        tally.stamped.append(results.name)
+        say(f"{results.name}: its sample reproduced; stamped with the current code's behaviour")
+    else:
+        tally.stale.append(results.name)
+        say(problem)
+
+
+def _skip_slow(
+    name: str, slow: Sequence[Candidate], say: Callable[[str], None], tally: Tally
+) -> None:
     for candidate in slow:
         tally.skipped += 1
         command = f"ur-variants verify --files {name} --record {shown_key(candidate.key)}"

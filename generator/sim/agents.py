@@ -57,10 +57,6 @@ class FastAgent(enum.IntEnum):
         return self.name.lower().replace("_", "-")
 
 
-FIT_VERSION = 2
-"""The fitted agent's version (:mod:`generator.solver.fitted_agent`): bump when the features,
-the fit or the search could change the agent's play."""
-
 FAST_AGENTS = {agent.label: agent for agent in FastAgent}
 PRINCIPLES = (
     FastAgent.CAPTURE,

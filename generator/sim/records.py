@@ -27,19 +27,17 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.variant import ResolvedVariant
-from generator.sim.agents import FIT_VERSION, FastAgent, same_play_as
+from generator.sim import rekey
+from generator.sim.agents import FastAgent, same_play_as
 from generator.sim.cache_files import CACHE_FORMAT, read_json, report_damaged, write_json
 from generator.sim.encode import IntArray, encode_rules
+from generator.sim.results_files import code_key
 from generator.sim.runner import RunRequest, RunResult, run_requests
 from generator.sim.sanity import FigureError, check_record
 from generator.sim.stats import summarise
 from generator.sim.variation import Change, canonical
-
-SIM_VERSION = 1
-"""Changes whenever the kernel, the agents or the statistics could give other numbers."""
 
 DEFAULT_SEED = 20261130
 FITTED = FastAgent.FITTED.label
@@ -80,19 +78,10 @@ class RecordSpec:
     def game_content(self) -> dict[str, Any]:
         return {
             "variant": variant_content(self.variant),
-            "engine_version": ENGINE_VERSION,
-            "sim_version": SIM_VERSION,
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
-            **self.fit_content,
         }
-
-    @property
-    def fit_content(self) -> dict[str, Any]:
-        """The fitted agent's play also depends on its fit's version (nothing for the other
-        agents, whose records keep their keys)."""
-        return {"fit_version": FIT_VERSION} if FITTED in self.agents else {}
 
     @functools.cached_property
     def play_key(self) -> str:
@@ -102,18 +91,20 @@ class RecordSpec:
         return digest(
             {
                 "packed": self.packed.tolist(),
-                "engine_version": ENGINE_VERSION,
-                "sim_version": SIM_VERSION,
                 "agents": [same_play_as(a, self.packed) for a in self.agents],
                 "seed": self.seed,
-                **self.fit_content,
             }
         )
 
     @functools.cached_property
     def key(self) -> str:
-        changes = [c.as_dict() for c in self.changes]
-        return digest({**self.game_content(), "id": self.variant.id, "changes": changes})
+        """The record's data key: the games' content, the rulebook's id and its changes (the
+        code that plays them is the results file's behaviour stamp,
+        :mod:`generator.sim.results_files`)."""
+        content = {**self.game_content(), "id": self.variant.id}
+        content["changes"] = [c.as_dict() for c in self.changes]
+        legacy = rekey.FITTED_RECORD if FITTED in self.agents else rekey.RECORD
+        return rekey.keyed(lambda old: digest({**content, **old}), legacy)
 
     def rules(self) -> Rules:
         return self.compiled
@@ -136,7 +127,9 @@ class RecordSpec:
 
 
 def record_path(cache_dir: Path, key: str) -> Path:
-    return cache_dir / f"{key}.v{CACHE_FORMAT}.json"
+    """A cached record's file: its data key and the source of the engine and simulator that
+    played it (:func:`generator.sim.results_files.code_key`)."""
+    return cache_dir / f"{key}.c{code_key('engine', 'sim')}.v{CACHE_FORMAT}.json"
 
 
 def load_record(cache_dir: Path, key: str) -> dict[str, Any] | None:
@@ -168,8 +161,6 @@ def build_record(spec: RecordSpec, results: dict[str, Any], seconds: float) -> d
         "key": spec.key,
         "variant": spec.variant.id,
         "changes": [c.as_dict() for c in spec.changes],
-        "engine_version": ENGINE_VERSION,
-        "sim_version": SIM_VERSION,
         "agents": list(spec.agents),
         "games": spec.games,
         "seed": spec.seed,

@@ -40,7 +40,7 @@ PAGE_COUNTS = ("first_player_wins", "finished_games", "unfinished_games")
 """Counts kept with them, so the record's figures can still be checked
 (:func:`generator.sim.sanity.check_record`)."""
 RECORD_FIELDS = (
-    *("key", "variant", "changes", "engine_version", "sim_version", "agents"),
+    *("key", "variant", "changes", "agents"),
     *("games", "seed", "elapsed_seconds", "created_by"),
 )
 """What says how a sensitivity run was made, kept with its figures."""

@@ -28,17 +28,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.model.variant import ResolvedVariant
-from generator.sim import results_files
+from generator.sim import rekey, results_files
 from generator.sim.agents import FastAgent
 from generator.sim.encode import encode_rules
 from generator.sim.records import (
     DEFAULT_CACHE,
     DEFAULT_SEED,
-    SIM_VERSION,
     RecordSpec,
     digest,
     simulate,
@@ -86,23 +84,20 @@ def both_seats(as_first: dict[str, Any], as_second: dict[str, Any]) -> dict[str,
 
 def fingerprint(rules: Rules, games: int = CHECK_GAMES, seed: int = DEFAULT_SEED) -> str:
     """Everything a rulebook's scores depend on: the kernel's packed rules (rulebooks playing
-    the same game share them), the engine's and simulator's versions, the agents checked, the
-    fitted agent's committed weights for these rules (none: it is not played), the games a
-    seat (against random and head to head) and the seed. Scores recorded under another
-    fingerprint are not this rulebook's scores any more."""
+    the same game share them), the agents checked, the fitted agent's committed weights for
+    these rules (none: it is not played), the games a seat (against random and head to head)
+    and the seed. Scores recorded under another fingerprint are not this rulebook's scores any
+    more (the code that plays them is the file's behaviour stamp)."""
     weights = fitted_agent.committed_weights(rules)
-    return digest(
-        {
-            "packed": encode_rules(rules).packed().tolist(),
-            "engine_version": ENGINE_VERSION,
-            "sim_version": SIM_VERSION,
-            "agents": list(CHECKED_AGENTS),
-            "fitted_weights": None if weights is None else digest(weights.tolist()),
-            "games": games,
-            "head_to_head": min(games, HEAD_TO_HEAD_GAMES),
-            "seed": seed,
-        }
-    )
+    content = {
+        "packed": encode_rules(rules).packed().tolist(),
+        "agents": list(CHECKED_AGENTS),
+        "fitted_weights": None if weights is None else digest(weights.tolist()),
+        "games": games,
+        "head_to_head": min(games, HEAD_TO_HEAD_GAMES),
+        "seed": seed,
+    }
+    return rekey.keyed(lambda old: digest({**content, **old}), rekey.RECORD)
 
 
 def playable(agent: str, rules: Rules) -> bool:

@@ -43,8 +43,7 @@ import numpy as np
 
 from generator.engine.position import start_position
 from generator.engine.rules import Rules
-from generator.sim import results_files
-from generator.sim.agents import FIT_VERSION
+from generator.sim import rekey, results_files
 from generator.sim.cache_files import read_json, write_json
 from generator.sim.encode import FloatArray
 
@@ -223,7 +222,8 @@ def fingerprint(rules: Rules) -> str:
     from generator.solver.policy_eval import TOLERANCE
     from generator.solver.solve import rules_key, with_pieces
 
-    return f"{rules_key(with_pieces(rules, fit_pieces(rules)), TOLERANCE)}.f{FIT_VERSION}"
+    reduced = with_pieces(rules, fit_pieces(rules))
+    return rekey.keyed(lambda old: rules_key(reduced, TOLERANCE) + old.get("suffix", ""), rekey.FIT)
 
 
 def cached_fit(rules: Rules, cache_dir: Path | None = DEFAULT_CACHE) -> Fit:

@@ -13,11 +13,11 @@ date, machine: :func:`generator.sim.results_files.provenance`). The build only r
 Every simulated rulebook is listed: solved, or pending with its size counted beforehand and
 whether it fits :data:`MEMORY_LIMIT` (the issue's bound for the largest full game here,
 seven-piece Masters; these machines have 24 GiB). A record is current while its fingerprint
-(:func:`generator.solver.solve.game_key`: the rules' effective content, engine and solver
-versions, the tolerance) is the catalogue's; when a ruling changes play, the record is stale
-(:func:`status`) and the rulebook waits to be solved again. Rulebooks playing the same game
-(one fingerprint, even where their rulings are worded differently) are solved once; the
-others copy the record and say whose it is.
+(:func:`generator.solver.solve.game_key`: the rules' effective content and the tolerance; the
+code that solved it is the file's behaviour stamp) is the catalogue's; when a ruling changes
+play, the record is stale (:func:`status`) and the rulebook waits to be solved again.
+Rulebooks playing the same game (one fingerprint, even where their rulings are worded
+differently) are solved once; the others copy the record and say whose it is.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.engine import ENGINE_VERSION
 from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.sim import results_files
@@ -38,7 +37,7 @@ from generator.sim.variation import Change, canonical
 from generator.solver.fitted_agent import committed_weights
 from generator.solver.policy_eval import ZERO_EFFECT
 from generator.solver.published import PERFECT_FIRST_PLAYER
-from generator.solver.solve import SOLVER_VERSION, game_key, solution_path, solve, starting_point
+from generator.solver.solve import game_key, solution_path, solve, starting_point
 from generator.solver.solve_estimate import (
     ESTIMATE_VERSION,
     PROCESS_BYTES,
@@ -101,8 +100,11 @@ class FullGame:
     cpu_seconds: float
     solve_seconds: float
     """Wall time of the solve itself, summed over resumed runs."""
-    solver_version: int
-    engine_version: int
+    solver_version: int | None
+    engine_version: int | None
+    """The hand-bumped versions of the code that solved it, kept on records made before the
+    behaviour stamps replaced them (``None`` since: the file's stamp says what code made it,
+    :mod:`generator.sim.results_files`)."""
     provenance: dict[str, Any]
     """Command, commit, date, machine (:func:`generator.sim.results_files.provenance`)."""
     same_game_as: str | None = None
@@ -214,8 +216,8 @@ def solve_full_game(
         memory_bytes=solution.memory_bytes,
         cpu_seconds=round(solution.cpu_seconds, 1),
         solve_seconds=round(solution.seconds, 1),
-        solver_version=SOLVER_VERSION,
-        engine_version=ENGINE_VERSION,
+        solver_version=None,
+        engine_version=None,
         estimate_version=ESTIMATE_VERSION,
         provenance={
             **provenance(solution.seconds),

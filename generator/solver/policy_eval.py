@@ -38,6 +38,7 @@ import numpy.typing as npt
 from generator.engine.position import Position, start_position
 from generator.engine.rules import Rules, Side
 from generator.sim.cache_files import read_json, write_json
+from generator.sim.results_files import code_key
 from generator.solver import solve
 from generator.solver.solution import SolveRefused
 from generator.solver.solve import rules_key, with_pieces
@@ -45,9 +46,6 @@ from generator.solver.solve_estimate import estimate
 from generator.solver.solve_layer import LENGTH_TOLERANCE, MAX_SWEEPS
 from generator.solver.solve_small import small_game
 from generator.solver.solve_space import Configurations, FloatArray, Geometry, state_index
-
-POLICY_EVAL_VERSION = 1
-"""Bump when this module could give different figures for the same rules."""
 
 TOLERANCE = 1e-13
 """Largest change of a value in a sweep at which a layer counts as converged (the solver's)."""
@@ -247,7 +245,10 @@ def warm_up(rules: Rules) -> None:
 
 
 def figures_path(cache_dir: Path, rules: Rules, tolerance: float = TOLERANCE) -> Path:
-    return cache_dir / f"{rules_key(rules, tolerance)}.p{POLICY_EVAL_VERSION}.json"
+    """The cached figures of ``rules``: their data key and the source of the code that
+    evaluates them (:func:`generator.sim.results_files.code_key`)."""
+    code = code_key("engine", "sim", "solver")
+    return cache_dir / f"{rules_key(rules, tolerance)}.p{code}.json"
 
 
 def exact_figures(

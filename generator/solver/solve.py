@@ -58,14 +58,15 @@ import dataclasses
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from generator.engine import ENGINE_VERSION
 from generator.engine.effective import effective_rules
 from generator.engine.rules import Rules
+from generator.sim import rekey
 from generator.sim.cache_files import (
     CACHE_FORMAT,
 )
@@ -88,14 +89,14 @@ from generator.solver.solve_space import (
     geometry,
 )
 
-SOLVER_VERSION = 3
-"""Bump when the solver could give different numbers for the same rules (beyond the
-tolerance: committed results are keyed by it)."""
-
-SWEEP_VERSION = 4
-"""Bump when the sweeps could store different bits for a layer (their order, their starting
-values): a checkpoint resumes only the sweeps that wrote it, so a solve's bits never depend on
-where it was interrupted."""
+CHECKPOINT_LAYOUT = 4
+"""The layout of a solve's checkpoint folder: which sweeps wrote the bits a layer stores (their
+order, their starting values). A checkpoint resumes only the sweeps that wrote it, so a solve's
+bits never depend on where it was interrupted. It is not a behaviour version: what the solver
+computes is stamped on the results by its behaviour digest (:mod:`generator.solver.behaviour`),
+and this number only names folders (``.s4``, the name of the sweep version it was before; a
+seven-piece solve resumes from such a folder by name: ``tests/test_solve_folders.py``). Change
+it only when a checkpoint written before could not be resumed bit for bit."""
 
 DEFAULT_MAX_MEMORY = 4 * 2**30
 """Refuse solves whose estimated working memory exceeds this (bytes)."""
@@ -116,31 +117,44 @@ def _plain(value: object) -> object:
     return str(value)
 
 
-def _versioned_key(content: object, tolerance: float) -> str:
-    payload = {
-        "rules": content,
-        "engine": ENGINE_VERSION,
-        "solver": SOLVER_VERSION,
-        "tolerance": tolerance,
-    }
+def _content_key(content: object, tolerance: float, fields: Mapping[str, Any]) -> str:
+    payload = {"rules": content, "tolerance": tolerance, **fields}
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def rules_key(rules: Rules, tolerance: float) -> str:
-    """SHA-256 of everything that decides the solution: the rules' content (not the variant
-    id), the engine and solver versions and the tolerance."""
+def _data_key(content: object, tolerance: float) -> str:
+    return rekey.keyed(lambda old: _content_key(content, tolerance, old), rekey.RULES)
+
+
+def _rules_content(rules: Rules) -> dict[str, Any]:
+    """The rules' content, not the variant id."""
     content = _plain(rules)
     assert isinstance(content, dict)
     content.pop("variant")
-    return _versioned_key(content, tolerance)
+    return content
+
+
+def rules_key(rules: Rules, tolerance: float) -> str:
+    """SHA-256 of the data that decides the solution: the rules' content (not the variant id)
+    and the tolerance (the code that solves them is the results files' behaviour stamp,
+    :mod:`generator.sim.results_files`)."""
+    return _data_key(_rules_content(rules), tolerance)
+
+
+def checkpoint_key(rules: Rules, tolerance: float) -> str:
+    """The name of a solve's checkpoint folder: the rules key as it was when the folder
+    naming was fixed, the engine's and solver's numbers of that time (2 and 3) in it. Frozen,
+    not a version: a solve of days resumes from its folder by name
+    (``tests/test_solve_folders.py``)."""
+    return _content_key(_rules_content(rules), tolerance, rekey.RULES)
 
 
 def game_key(rules: Rules, tolerance: float) -> str:
     """Like :func:`rules_key`, but of the rules' effective content
     (:func:`generator.engine.effective.effective_rules`): rulesets worded differently that
     play the same game, move for move, share it, and so share their solution."""
-    return _versioned_key(_plain(effective_rules(rules)), tolerance)
+    return _data_key(_plain(effective_rules(rules)), tolerance)
 
 
 def solution_path(
@@ -149,7 +163,7 @@ def solution_path(
     """The folder holding a solve's values, lengths and checkpoint record. Sweeps from a
     fitted start (:func:`starting_point`) store other bits (the same values within the
     tolerance), so they have a folder of their own."""
-    folder = f"{rules_key(rules, tolerance)}.v{CACHE_FORMAT}.s{SWEEP_VERSION}"
+    folder = f"{checkpoint_key(rules, tolerance)}.v{CACHE_FORMAT}.s{CHECKPOINT_LAYOUT}"
     used = starting_point(rules, start)
     if used is not None:
         folder += f".w{hashlib.sha256(used.tobytes()).hexdigest()[:16]}"
@@ -328,7 +342,6 @@ def with_pieces(rules: Rules, pieces: int) -> Rules:
 
 __all__ = [
     "DEFAULT_CACHE",
-    "SOLVER_VERSION",
     "game_key",
     "rules_key",
     "solution_path",

@@ -1,0 +1,49 @@
+"""What the solver computes on pinned inputs, as one digest (the solver's part of the keys'
+code half, :mod:`generator.engine.behaviour` explains the choice): for each pinned rulebook
+played with two pieces a side, the exact solve's values and expected lengths
+(:func:`generator.solver.solve.solve`, no cache read), the policy evaluation's start figures
+(:func:`generator.solver.policy_eval.evaluate`) and the fitted agent's weights and exact
+scores (:func:`generator.solver.fitted_agent.fit`)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from generator.engine.behaviour import behaviour_digest, pinned_rules
+from generator.sim.behaviour import DIGESTS as SIMULATOR
+from generator.sim.behaviour import rounded
+from generator.solver.fitted_agent import fit
+from generator.solver.policy_eval import evaluate
+from generator.solver.solve import solve, with_pieces
+
+PIECES = 2
+"""Pieces a side in the pinned game: a small solve that still captures, enters and bears off
+(compiling the solver's kernels, once per change to them, is most of the cost: minutes on a
+loaded machine; then about three seconds a rulebook)."""
+
+
+@functools.cache
+def solver_digest() -> str:
+    """The solver's behaviour on the pinned rulebooks with :data:`PIECES` pieces."""
+    outputs: dict[str, Any] = {}
+    for rules in pinned_rules():
+        small = with_pieces(rules, PIECES)
+        solution = solve(small, cache_dir=None)
+        found = fit(small).as_dict()
+        figures = evaluate(small).figures().as_dict()
+        for measured in (found, figures):
+            del measured["cpu_seconds"]  # a measurement of the machine, not of the game
+        outputs[rules.variant] = rounded(
+            {
+                "values": solution.values.tolist(),
+                "lengths": solution.lengths.tolist(),
+                "figures": figures,
+                "fit": found,
+            }
+        )
+    return behaviour_digest(outputs)
+
+
+DIGESTS = {**SIMULATOR, "solver": solver_digest}
+"""The behaviour digests of the layers up to the solver."""
