@@ -117,9 +117,14 @@ def measured(rules: Rules, states: int) -> Measured:
 
     pieces = rules.pieces
     if states > MAX_LISTED_STATES:
-        pieces -= 1
-        while pieces > 1 and estimate(with_pieces(rules, pieces)).states > MAX_LISTED_STATES:
-            pieces -= 1
+        # Upward from one piece: downward from the game's own count, the estimate would build
+        # the index of games of billions of states only to find them too large.
+        pieces = 1
+        while (
+            pieces + 1 < rules.pieces
+            and estimate(with_pieces(rules, pieces + 1)).states <= MAX_LISTED_STATES
+        ):
+            pieces += 1
     solved = partition.game(with_pieces(rules, pieces))
     layer = int(solved.index.layer_sizes.argmax())
     return Measured(partition.layer_graph(solved, layer), pieces, pieces == rules.pieces)
