@@ -30,9 +30,9 @@ from generator.site.full_games_view import full_games_view
 from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
 from generator.solver import full_games
+from generator.solver.behaviour import estimate_digest
 from generator.solver.full_games import FullGame, fingerprint, status
 from generator.solver.solve import solve, with_pieces
-from generator.solver.solve_estimate import ESTIMATE_VERSION
 from generator.words import number_word
 
 FIXTURE = ROOT / "tests" / "data" / "site" / "variants"
@@ -171,17 +171,18 @@ def test_the_command_adds_a_rulebook_and_keeps_the_others(
 
 def test_a_size_counted_by_an_older_memory_estimate_is_counted_again(tmp_path: Path) -> None:
     """A pending rulebook's memory was counted by the solver's estimate of the time: once the
-    estimate changes (ESTIMATE_VERSION), the size is no longer current and the next run counts
-    it again instead of keeping the old figure."""
+    estimate counts otherwise (its digest on pinned games differs), the size is no longer
+    current and the next run counts it again instead of keeping the old figure."""
     root = _project(tmp_path)
     output = root / "results" / "full-games.json"
     assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
     first = full_games.read_results(output)
     assert first is not None
     counted = first["pending"]["fixture-child"]
-    assert counted["estimate_version"] == ESTIMATE_VERSION and counted["memory_bytes"] > 1
-    old = {key: value for key, value in counted.items() if key != "estimate_version"}
-    first["pending"]["fixture-child"] = {**old, "memory_bytes": 1}  # as an older run wrote it
+    assert counted["estimate_digest"] == estimate_digest() and counted["memory_bytes"] > 1
+    # As an estimate that counted otherwise wrote it.
+    old = {**counted, "estimate_digest": "0" * 64, "memory_bytes": 1}
+    first["pending"]["fixture-child"] = old
     full_games.write_results(output, first)
     catalog = load_valid_catalog(root / "variants")
     assert status(full_games.full_games(catalog), first).pending["fixture-child"] is None
@@ -302,10 +303,8 @@ def test_the_statistics_pages_say_what_the_full_games_show(
     assert "Peak memory (measured)" in method
     # An estimate that left the process out says so; one that counts it does not.
     computed = [r for r in found.solved.values() if r.same_game_as is None]
-    older = [r for r in computed if r.estimate_version < ESTIMATE_VERSION]
-    assert method.count("(arrays only)") == len(older)
-    current = dataclasses.replace(older[0], estimate_version=ESTIMATE_VERSION)
-    assert current.estimate_counts_process and not older[0].estimate_counts_process
+    older = [r for r in computed if not r.estimate_counts_process]
+    assert older and method.count("(arrays only)") == len(older)
     for vid, record in found.solved.items():
         assert figures.per_variant[vid]["full_game"]["game"].record.first_player == (
             record.first_player
@@ -423,3 +422,16 @@ def test_a_change_into_another_solved_game_has_its_exact_full_effect(
         f"changed to 4, the first player's chance {100 * expected:+.3f} points and a game"
         f" {abs(throws):.1f} throws shorter." in rulebook
     )
+
+
+def test_the_estimate_digest_follows_what_the_estimate_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pending size is current while the estimate counts as it did (no version to bump): the
+    digest is the same computed twice, and another allowance for the process changes it."""
+    from generator.solver import solve_estimate
+
+    now = estimate_digest()
+    assert estimate_digest.__wrapped__() == now
+    monkeypatch.setattr(solve_estimate, "PROCESS_BYTES", solve_estimate.PROCESS_BYTES + 1)
+    assert estimate_digest.__wrapped__() != now

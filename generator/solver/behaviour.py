@@ -8,6 +8,7 @@ scores (:func:`generator.solver.fitted_agent.fit`)."""
 from __future__ import annotations
 
 import functools
+from dataclasses import astuple
 from typing import Any
 
 from generator.engine.behaviour import behaviour_digest, pinned_rules
@@ -16,6 +17,7 @@ from generator.sim.behaviour import rounded
 from generator.solver.fitted_agent import fit
 from generator.solver.policy_eval import evaluate
 from generator.solver.solve import solve, with_pieces
+from generator.solver.solve_estimate import estimate
 
 PIECES = 2
 """Pieces a side in the pinned game: a small solve that still captures, enters and bears off
@@ -43,6 +45,23 @@ def solver_digest() -> str:
             }
         )
     return behaviour_digest(outputs)
+
+
+@functools.cache
+def estimate_digest() -> str:
+    """What the memory estimate (:func:`generator.solver.solve_estimate.estimate`) counts on the
+    pinned rulebooks with two and three pieces a side, as one digest, apart from
+    :func:`solver_digest` (whose solves take minutes to compile): a size counted beforehand and
+    kept in the results (:class:`generator.solver.full_games.Pending`) is current while it is
+    the same, so a change to what the estimate counts has every size counted again, with no
+    version number to bump. About five seconds."""
+    return behaviour_digest(
+        {
+            f"{rules.variant}/{pieces}": astuple(estimate(with_pieces(rules, pieces)))
+            for rules in pinned_rules()
+            for pieces in (2, 3)
+        }
+    )
 
 
 DIGESTS = {**SIMULATOR, "solver": solver_digest}

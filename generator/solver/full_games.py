@@ -34,16 +34,12 @@ from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog_contents import Catalog
 from generator.sim import results_files
 from generator.sim.variation import Change, canonical
+from generator.solver.behaviour import estimate_digest
 from generator.solver.fitted_agent import committed_weights
 from generator.solver.policy_eval import ZERO_EFFECT
 from generator.solver.published import PERFECT_FIRST_PLAYER
 from generator.solver.solve import game_key, solution_path, solve, starting_point
-from generator.solver.solve_estimate import (
-    ESTIMATE_VERSION,
-    PROCESS_BYTES,
-    PROCESS_COUNTED_SINCE,
-    estimate,
-)
+from generator.solver.solve_estimate import PROCESS_BYTES, estimate
 
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "full-games.json"
@@ -109,14 +105,10 @@ class FullGame:
     """Command, commit, date, machine (:func:`generator.sim.results_files.provenance`)."""
     same_game_as: str | None = None
     """The rulebook whose solve this record copies (the same rules, so the same game)."""
-    estimate_version: int = 1
-    """The :data:`generator.solver.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
-    written before it was recorded count as 1; before 4 the estimate left out the process)."""
-
-    @property
-    def estimate_counts_process(self) -> bool:
-        """``memory_bytes`` allows for the solving process itself, not only its arrays."""
-        return self.estimate_version >= PROCESS_COUNTED_SINCE
+    estimate_counts_process: bool = True
+    """``memory_bytes`` allows for the solving process itself, not only its arrays (the
+    estimates of the first solves left it out, :data:`generator.solver.solve_estimate.
+    PROCESS_BYTES`)."""
 
     @property
     def published(self) -> dict[str, Any] | None:
@@ -146,9 +138,9 @@ class Pending:
     memory_bytes: int
     fits: bool
     """The memory estimate is within the limit: it can be solved here."""
-    estimate_version: int = 1
-    """The :data:`generator.solver.solve.ESTIMATE_VERSION` that counted ``memory_bytes`` (records
-    written before it was recorded count as 1)."""
+    estimate_digest: str = ""
+    """What the estimate that counted ``memory_bytes`` counts on pinned games
+    (:func:`generator.solver.solve_estimate.estimate_digest`; empty: not known)."""
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -159,8 +151,8 @@ class Pending:
 
     @property
     def current(self) -> bool:
-        """Counted by the solver's current memory estimate."""
-        return self.estimate_version == ESTIMATE_VERSION
+        """Counted by an estimate that counts as the solver's does now."""
+        return self.estimate_digest == estimate_digest()
 
 
 def pending_record(vid: str, rules: Rules, key: str, limit: int = MEMORY_LIMIT) -> Pending:
@@ -168,7 +160,7 @@ def pending_record(vid: str, rules: Rules, key: str, limit: int = MEMORY_LIMIT) 
     guess = estimate(rules)
     return Pending(
         vid, key, rules.pieces, guess.states, guess.exact, guess.memory_bytes,
-        guess.memory_bytes <= limit, ESTIMATE_VERSION,
+        guess.memory_bytes <= limit, estimate_digest(),
     )  # fmt: skip
 
 
@@ -218,7 +210,6 @@ def solve_full_game(
         solve_seconds=round(solution.seconds, 1),
         solver_version=None,
         engine_version=None,
-        estimate_version=ESTIMATE_VERSION,
         provenance={
             **provenance(solution.seconds),
             "origin": origin,

@@ -23,13 +23,6 @@ from generator.solver.solve_space import (
     geometry,
 )
 
-ESTIMATE_VERSION = 4
-"""Bump when :func:`estimate` counts memory differently (what a layer allocates changed):
-sizes counted before are counted again (:func:`generator.solver.full_games.refresh_pending`)."""
-
-PROCESS_COUNTED_SINCE = 4
-"""The first :data:`ESTIMATE_VERSION` that counts the process itself (:data:`PROCESS_BYTES`)."""
-
 PROCESS_BYTES = 256 * 2**20
 """The solving process before its arrays: the interpreter, numpy, numba and the compiled kernels
 (158 MB resident after :func:`generator.solver.solve.warm_up` in a fresh process, measured with
