@@ -9,6 +9,7 @@ import dataclasses
 import html
 import io
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from generator.cli import main
 from generator.engine.rules import Rules
 from generator.measure.core import Results
 from generator.measure.solve_plan import SOLVE_PLAN, CostedPlan, plan_problems
+from generator.sim import results_files
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.statistics_page import statistics_files
@@ -228,3 +230,14 @@ def test_rulebooks_playing_one_game_are_counted_once(monkeypatch: pytest.MonkeyP
     games["royalur-finkel"] = with_pieces(rules_for("royalur-finkel"), 2)
     plan_cost.costed_plan(games, {"solved": solved})
     assert len(counted) == 3
+
+
+def test_the_plan_keeps_its_machine_beside_the_provenance(tmp_path: Path) -> None:
+    """The file holds the plan and who made it side by side: the rented machine the plan
+    assumes is not the machine that ran the command (their fields must not collide; the first
+    committed plan lost its machine to the provenance's and the method page could not render)."""
+    games = {"royalur-finkel": with_pieces(rules_for("royalur-finkel"), 2)}
+    plan = plan_cost.costed_plan(games, {"solved": {"big": {"states": 2e8, "cpu_seconds": 2e4}}})
+    made = results_files.provenance(tmp_path, "a command", 1.0, {})
+    assert not set(plan) & set(made)
+    assert plan["rented_machine"]["memory_gib"] == MACHINE.memory_gib

@@ -127,7 +127,7 @@ def costed_plan(games: dict[str, Any], full_games: dict[str, Any]) -> dict[str, 
         if key not in counts:
             counts[key] = count(rules)
     return {
-        "machine": asdict(MACHINE),
+        "rented_machine": asdict(MACHINE),
         "rate": asdict(rate),
         "games": {
             vid: costed(counts[fingerprint(rules)], MACHINE, rate) for vid, rules in games.items()
