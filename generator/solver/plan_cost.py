@@ -120,16 +120,14 @@ def costed_plan(games: dict[str, Any], full_games: dict[str, Any]) -> dict[str, 
     assumption and the speed it was timed by."""
     rate = slowest_rate(full_games)
     # Rulebooks worded apart may play one game (Merit 1976 and Selchow & Righter 1977 do):
-    # its count holds the index's tables, about 20 GiB for theirs, so it is made once.
+    # counting its 11.5 billion positions takes minutes, so each game is counted once.
+    keys = {vid: fingerprint(rules) for vid, rules in games.items()}
     counts: dict[str, Counted] = {}
-    for rules in games.values():
-        key = fingerprint(rules)
+    for vid, key in keys.items():
         if key not in counts:
-            counts[key] = count(rules)
+            counts[key] = count(games[vid])
     return {
         "rented_machine": asdict(MACHINE),
         "rate": asdict(rate),
-        "games": {
-            vid: costed(counts[fingerprint(rules)], MACHINE, rate) for vid, rules in games.items()
-        },
+        "games": {vid: costed(counts[key], MACHINE, rate) for vid, key in keys.items()},
     }
