@@ -38,7 +38,9 @@ def read_solve_plan(catalog: Catalog, settings: Settings) -> CostedPlan | None:
         settings.log(f"solve plan: {PLAN_FILE.name} is damaged or of another layout; not shown")
         return None
     games = {vid: game for vid, game in found["games"].items() if vid in catalog.variants}
-    return CostedPlan(games, found["rented_machine"], found["rate"], found["command"], found["date"])
+    return CostedPlan(
+        games, found["rented_machine"], found["rate"], found["command"], found["date"]
+    )
 
 
 def plan_problems(found: CostedPlan | None) -> list[str]:
