@@ -130,6 +130,34 @@ def test_the_command_prints_the_plan() -> None:
     assert status == 0
     assert "states:                     12,869 (counted)" in out
     assert "counted exactly on this game" in out and "fits:                       yes" in out
+    assert "held whole today:           0.00 GiB a worker" in out
+
+
+def test_each_worker_holds_every_value_today(finkel_two: dict[int, Plan]) -> None:
+    """Today's workers split the sweeps, not the values and lengths: what each holds of them
+    does not shrink with more workers, and the plan says so apart from its split memory."""
+    held = {workers: found.held_whole_bytes for workers, found in finkel_two.items()}
+    assert set(held.values()) == {2 * 8 * 12_869}
+    assert finkel_two[4].worker_bytes < finkel_two[1].worker_bytes
+
+
+def test_the_command_writes_the_costed_plan(tmp_path: Path) -> None:
+    """``--plan --write-results`` costs the named games and writes the plan file the method
+    page reads (its print read a key the file no longer had, and the command failed)."""
+    (tmp_path / "results").mkdir()
+    (tmp_path / "variants").symlink_to(VARIANTS)
+    full_games = Path(__file__).parent.parent / "results" / "full-games.json"
+    (tmp_path / "results" / "full-games.json").write_bytes(full_games.read_bytes())
+    status, out, err = _run(
+        "--root", str(tmp_path), "solve", "royalur-finkel", "--pieces", "2", "--plan",
+        "--write-results",
+    )  # fmt: skip
+    assert status == 0, err
+    assert f"1 machines of {MACHINE.memory_gib} GiB" in out
+    written = plan_cost.read_plan(tmp_path / "results" / "solve-plan.json")
+    assert written is not None
+    assert written["games"]["royalur-finkel"]["states"] == 12_869
+    assert written["rented_machine"]["memory_gib"] == MACHINE.memory_gib
 
 
 @pytest.mark.parametrize(
@@ -185,7 +213,7 @@ def test_the_method_page_gives_the_costed_plan() -> None:
         "pieces": 7, "states": 11_463_005_977, "states_counted": True, "machines": 5,
         "worker_bytes": 60 * 2**30, "traffic_bytes": 30 * 2**30, "traffic_counted": False,
         "traffic_measured_on_pieces": 3, "transfer_seconds_per_sweep": 5.25,
-        "processor_hours": 199.0, "wall_hours": 4.97, "dollars": 12.5,
+        "processor_hours": 199.0, "wall_hours": 4.97, "dollars": 12.5, "single_bytes": 215 * 2**30,
     }  # fmt: skip
     huge = {**game, "states": 6_782_875_384_560, "states_counted": False, "machines": 2_000}
     found = CostedPlan(
@@ -206,6 +234,9 @@ def test_the_method_page_gives_the_costed_plan() -> None:
     assert "| 7 | 11,463,005,977 | 5 | 60 GiB | 30 GiB (from 3 pieces) | 5.2 s |" in section
     assert "about 6,782,875,384,560 positions, would need 2,000 machines" in section
     assert MACHINE.assumed in section
+    merit = catalog.variants["merit-1976"].short
+    assert f"every position, 171 GiB for {merit} with 7 pieces a side" in " ".join(section.split())
+    assert f"(215 GiB for {merit})" in section
 
 
 def _rest(found: CostedPlan) -> tuple[Any, ...]:

@@ -238,6 +238,11 @@ def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None
         f" {found.single_bytes / gib:,.2f} GiB)"
     )
     print(
+        f"  held whole today:           {found.held_whole_bytes / gib:,.2f} GiB a worker (every"
+        " state's value and expected length: today's workers split the sweeps, not these"
+        " arrays; the memory per worker above is for splitting them too)"
+    )
+    print(
         f"  traffic per sweep:          {traffic.values:,} values, {traffic.bytes / gib:,.3f} GiB,"
         f" crossing workers in the largest layer ({how})"
     )
@@ -278,10 +283,11 @@ def write_costed_plan(args: argparse.Namespace, catalog: Catalog, changes: list[
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
+    memory_gib = results["rented_machine"]["memory_gib"]
     for variant, game in results["games"].items():
         print(
             f"{variant}, {game['pieces']} pieces a side: {game['machines']:,} machines of"
-            f" {results['machine']['memory_gib']} GiB, {game['worker_bytes'] / 2**30:.1f} GiB"
+            f" {memory_gib} GiB, {game['worker_bytes'] / 2**30:.1f} GiB"
             f" a worker, {game['traffic_bytes'] / 2**30:.2f} GiB crossing a sweep,"
             f" {game['wall_hours']:.1f} hours, {game['dollars']:,.0f} dollars"
         )

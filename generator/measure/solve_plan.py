@@ -10,6 +10,7 @@ from typing import Any
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
 from generator.solver.plan_cost import PLAN_FILE, read_plan
+from generator.solver.solve_plan import held_whole
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,16 @@ class CostedPlan:
     def largest(self) -> str:
         """The rulebook whose game has the most positions."""
         return max(self.games, key=lambda vid: int(self.games[vid]["states"]))
+
+    @property
+    def smallest(self) -> str:
+        """The rulebook whose game has the fewest positions."""
+        return min(self.games, key=lambda vid: int(self.games[vid]["states"]))
+
+    def held_whole(self, vid: str) -> int:
+        """The bytes each machine of today's solver would hold of ``vid``'s game whatever the
+        machines (:func:`generator.solver.solve_plan.held_whole`)."""
+        return held_whole(int(self.games[vid]["states"]))
 
 
 def read_solve_plan(catalog: Catalog, settings: Settings) -> CostedPlan | None:

@@ -79,6 +79,19 @@ class Plan:
     def fits(self, max_bytes: int) -> bool:
         return self.worker_bytes <= max_bytes
 
+    @property
+    def held_whole_bytes(self) -> int:
+        """What each worker of today's distributed solve holds whole (:func:`held_whole`)."""
+        return held_whole(self.states)
+
+
+def held_whole(states: int) -> int:
+    """The bytes each worker of today's distributed solve holds whatever the workers: every
+    state's value and expected length, a float each (:mod:`generator.solver.cluster` splits a
+    layer's sweeps, not these arrays). The plan's memory a worker is for splitting them as well,
+    the step that games past one machine still need."""
+    return 2 * FLOAT_BYTES * states
+
 
 def _shared_bytes(rules: Rules, exact: bool) -> int:
     """The process and the index's tables (counted where the configurations were)."""
