@@ -24,8 +24,9 @@ from generator.sim import results_files
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
 from generator.site.statistics_page import statistics_files
-from generator.solver import partition, plan_cost
+from generator.solver import partition, plan_cost, solve_sweeps
 from generator.solver.plan_cost import MACHINE, costed, slowest_rate
+from generator.solver.solution import SolveRefused
 from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_moves import WIN
 from generator.solver.solve_plan import (
@@ -34,6 +35,7 @@ from generator.solver.solve_plan import (
     PlanRefused,
     count,
     fewest_workers,
+    over_codes,
     plan,
     planned,
 )
@@ -141,6 +143,17 @@ def test_each_worker_holds_every_value_today(finkel_two: dict[int, Plan]) -> Non
     assert finkel_two[4].worker_bytes < finkel_two[1].worker_bytes
 
 
+def test_a_layer_past_the_choice_codes_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stored choice names a state of its layer or the next in 32 bits: a solve with more
+    states there is refused with the count, and the plan flags a largest layer past them."""
+    monkeypatch.setattr(solve_sweeps, "CODED_STATES", 50)
+    with pytest.raises(SolveRefused, match="more than the 32-bit choice codes name"):
+        solve(with_pieces(rules_for("royalur-finkel"), 2), cache_dir=None)
+    assert over_codes(50) and not over_codes(49)
+    status, out, _ = _run("solve", "royalur-finkel", "--pieces", "2", "--plan", "--workers", "2")
+    assert status == 0 and "refused until they are widened" in out
+
+
 def test_the_command_writes_the_costed_plan(tmp_path: Path) -> None:
     """``--plan --write-results`` costs the named games and writes the plan file the method
     page reads (its print read a key the file no longer had, and the command failed)."""
@@ -213,7 +226,8 @@ def test_the_method_page_gives_the_costed_plan() -> None:
         "pieces": 7, "states": 11_463_005_977, "states_counted": True, "machines": 5,
         "worker_bytes": 60 * 2**30, "traffic_bytes": 30 * 2**30, "traffic_counted": False,
         "traffic_measured_on_pieces": 3, "transfer_seconds_per_sweep": 5.25,
-        "processor_hours": 199.0, "wall_hours": 4.97, "dollars": 12.5, "single_bytes": 215 * 2**30,
+        "processor_hours": 199.0, "wall_hours": 4.97, "dollars": 12.5,
+        "single_bytes": 215 * 2**30, "largest_layer": 4_795_434_644,
     }  # fmt: skip
     huge = {**game, "states": 6_782_875_384_560, "states_counted": False, "machines": 2_000}
     found = CostedPlan(
@@ -236,7 +250,10 @@ def test_the_method_page_gives_the_costed_plan() -> None:
     assert MACHINE.assumed in section
     merit = catalog.variants["merit-1976"].short
     assert f"every position, 171 GiB for {merit} with 7 pieces a side" in " ".join(section.split())
-    assert f"(215 GiB for {merit})" in section
+    assert "which reach 2,147,483,647 positions" in section
+    assert f"(4,795,434,644 positions for {merit})" in section
+    fits = {vid: {**g, "largest_layer": 1_000_000} for vid, g in found.games.items()}
+    assert not CostedPlan(fits, *_rest(found)).all_over_codes
 
 
 def _rest(found: CostedPlan) -> tuple[Any, ...]:

@@ -247,6 +247,11 @@ def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None
         f" crossing workers in the largest layer ({how})"
     )
     print(f"  next layer, read once:      {traffic.once:,} values")
+    if found.over_codes:
+        print(
+            f"  choice codes:               the largest layer's {found.largest_layer:,} states are"
+            " more than the 32-bit choice codes name: refused until they are widened"
+        )
     limit = f"{max_bytes / gib:g} GiB a worker"
     if found.fits(max_bytes):
         print(f"  fits:                       yes, within {limit}")

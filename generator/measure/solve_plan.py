@@ -10,7 +10,7 @@ from typing import Any
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
 from generator.solver.plan_cost import PLAN_FILE, read_plan
-from generator.solver.solve_plan import held_whole
+from generator.solver.solve_plan import held_whole, over_codes
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,19 @@ class CostedPlan:
     def smallest(self) -> str:
         """The rulebook whose game has the fewest positions."""
         return min(self.games, key=lambda vid: int(self.games[vid]["states"]))
+
+    @property
+    def coded_states(self) -> int:
+        """The states of a layer and the next that the solver's choice codes name."""
+        from generator.solver.solve_sweeps import CODED_STATES
+
+        return CODED_STATES
+
+    @property
+    def all_over_codes(self) -> bool:
+        """Whether every game's largest layer alone is more than the choice codes name
+        (:func:`generator.solver.solve_plan.over_codes`)."""
+        return all(over_codes(int(game["largest_layer"])) for game in self.games.values())
 
     def held_whole(self, vid: str) -> int:
         """The bytes each machine of today's solver would hold of ``vid``'s game whatever the

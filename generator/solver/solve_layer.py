@@ -121,6 +121,8 @@ class LayerSolve:
         resume: LayerProgress | None,
         keep: Callable[[LayerProgress], None] | None,
     ) -> None:
+        from generator.solver import solve_sweeps as sweeps
+
         self.began, self.began_cpu = time.perf_counter(), _cpu_time()
         self.rules, self.geo, self.configs, self.moves = rules, geo, configs, moves
         self.layer, self.values, self.lengths = layer, values, lengths
@@ -128,8 +130,11 @@ class LayerSolve:
         self.base = base = int(index.layer_base[layer])
         self.size = size = int(index.layer_base[layer + 1]) - base
         self.following = int(index.layer_base[min(layer + 2, len(index.layer_base) - 1)]) - base
-        if 2 * self.following + 1 >= 2**32 - 1:
-            raise SolveRefused(f"{rules.variant}: layer {layer} overflows the 32-bit choice codes")
+        if self.following >= sweeps.CODED_STATES:
+            raise SolveRefused(
+                f"{rules.variant}: layer {layer} and the next hold {self.following:,} states,"
+                f" more than the 32-bit choice codes name ({sweeps.CODED_STATES:,})"
+            )
         self.table_args = (index.borne, index.mask_id, index.rank, index.prefix, index.start)
         self.order, self.places, self.wave_start, self.largest = sweep_order(
             geo, configs, index, layer

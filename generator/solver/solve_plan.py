@@ -80,9 +80,24 @@ class Plan:
         return self.worker_bytes <= max_bytes
 
     @property
+    def over_codes(self) -> bool:
+        """Whether the largest layer alone has more states than a stored choice names
+        (:func:`over_codes`)."""
+        return over_codes(self.largest_layer)
+
+    @property
     def held_whole_bytes(self) -> int:
         """What each worker of today's distributed solve holds whole (:func:`held_whole`)."""
         return held_whole(self.states)
+
+
+def over_codes(largest_layer: int) -> bool:
+    """Whether a layer of ``largest_layer`` states alone is more than the solver's 32-bit
+    choice codes name (:data:`generator.solver.solve_sweeps.CODED_STATES`, a layer and the next
+    together): its solve is refused, on one process or many, until the codes are widened."""
+    from generator.solver.solve_sweeps import CODED_STATES
+
+    return largest_layer >= CODED_STATES
 
 
 def held_whole(states: int) -> int:

@@ -59,6 +59,10 @@ from generator.solver.solve_moves import WIN, MoveArrays, table_successors
 # bits).
 
 WIN_CODE = np.uint32(2**32 - 1)
+CODED_STATES = 2**31 - 1
+"""A stored choice names its successor in 32 bits, ``2 * place + again`` (:func:`_option`),
+with :data:`WIN_CODE` kept for a win: it names fewer than this many states of a layer and the
+next, and a layer solve with more is refused."""
 CHUNKS = 64
 """Pieces a wave is cut into for the threads (any number gives the same result)."""
 
