@@ -61,7 +61,8 @@ _BOARD = """
 
 def open_play(page: Page, site: ServedSite, rulebook: str, query: str = "") -> dict:
     page.goto(site.address(f"play/{rulebook}/{query}"))
-    page.wait_for_function("() => new URLSearchParams(location.search).get('p') !== null")
+    # The page says when its board has begun (the address may hold a position from the start).
+    page.wait_for_function("() => document.getElementById('ur-play')?.dataset.ready === 'yes'")
     return json.loads(page.locator("#play-data").text_content() or "{}")
 
 

@@ -541,12 +541,20 @@ async function setUp(root) {
 function boot() {
   const root = document.getElementById("ur-play");
   if (!root || root.dataset.ready) return;
-  root.dataset.ready = "yes";
-  setUp(root).catch(() => {
-    const error = root.querySelector(".play-error");
-    error.textContent = JSON.parse(root.querySelector("#play-data").textContent).words["no-rules"];
-    error.hidden = false;
-  });
+  // "loading" until the board has begun (or said why it cannot): assistive technology waits,
+  // and so can anything that drives the page.
+  root.dataset.ready = "loading";
+  root.setAttribute("aria-busy", "true");
+  setUp(root)
+    .catch(() => {
+      const error = root.querySelector(".play-error");
+      error.textContent = JSON.parse(root.querySelector("#play-data").textContent).words["no-rules"];
+      error.hidden = false;
+    })
+    .finally(() => {
+      root.removeAttribute("aria-busy");
+      root.dataset.ready = "yes";
+    });
 }
 
 if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(boot);
