@@ -17,10 +17,10 @@ import pytest
 from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog import load_catalog
 from generator.sim.cache_files import write_json
-from generator.solver import partition
+from generator.solver import cluster_layer, partition
 from generator.solver.cluster import WORKING, WorkerCheckpoints, cluster_path, loss_report
 from generator.solver.cluster_check import compare_arrays, compare_folder, local_workers
-from generator.solver.cluster_layer import mine
+from generator.solver.cluster_layer import mine, read_in_layer
 from generator.solver.solve import solve, with_pieces
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +62,20 @@ def test_wave_runs_are_the_partition_split(workers: int) -> None:
         for r in range(workers):
             places = graph.places[mine(runs, r)].astype(np.int64)
             assert np.array_equal(np.sort(places), np.flatnonzero(owner == r))
+
+
+def test_a_share_lists_what_it_reads_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The states a share reads are those its options lead to in its own layer, each once,
+    however many states are listed at a time (the share's successor lists are never whole)."""
+    solved = partition.game(rules_of("royalur-finkel", 2))
+    layer = int(solved.index.layer_sizes.argmax())
+    graph = partition.layer_graph(solved, layer)
+    keys = graph.mover * solved.configs.count + graph.opponent  # the sweep order's keys
+    whole = np.unique(graph.successor[graph.successor - graph.base < graph.size] - graph.base)
+    assert np.array_equal(read_in_layer(solved, keys, graph.base, graph.size), whole)
+    monkeypatch.setattr(cluster_layer, "READ_CHUNK", 7)
+    assert np.array_equal(read_in_layer(solved, keys, graph.base, graph.size), whole)
+    assert whole.size > 0 and whole.max() < graph.size
 
 
 @pytest.mark.parametrize(

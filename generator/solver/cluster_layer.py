@@ -91,6 +91,27 @@ def gather_layer(
     array[ids] = gathered
 
 
+READ_CHUNK = 1 << 18
+"""States whose successors :func:`read_in_layer` lists at a time (about twenty successors a
+state, 8 bytes each: some 40 MiB a chunk, whatever the share)."""
+
+
+def read_in_layer(
+    solved: partition.Game, keys: npt.NDArray[np.integer], base: int, size: int
+) -> IntArray:
+    """The states of the layer (ids less ``base``, ``size`` of them) that the options of the
+    states ``keys`` lead to, each once, in order. The next layer's are left out: they are read
+    once, gathered. Listed a chunk of :data:`READ_CHUNK` states at a time, so the successor
+    lists of a whole share are never held at once."""
+    found = [np.empty(0, dtype=np.int64)]
+    for start in range(0, keys.shape[0], READ_CHUNK):
+        chunk = keys[start : start + READ_CHUNK].astype(np.int64)
+        _, successor = partition.successors(solved, chunk)
+        target = successor - base
+        found.append(np.unique(target[target < size]))
+    return np.unique(np.concatenate(found))
+
+
 class Share:
     """The values a worker sends and receives after each wave of one layer: the new values of
     its states that other workers read, and theirs that it reads. Listed once a layer (each
@@ -112,15 +133,12 @@ class Share:
         size = int(index.layer_base[layer + 1]) - base
         self.waves = waves = wave_start.shape[0] - 1
         self.runs = runs = partition.wave_runs(wave_start, workers)
-        at = places.astype(np.int64)
-        place_of = np.empty(size, dtype=np.int64)  # each state's place in the sweep order
-        place_of[at] = np.arange(size, dtype=np.int64)
-        owner = np.empty(size, dtype=np.int64)
+        place_of = np.empty(size, dtype=places.dtype)  # each state's place in the sweep order
+        place_of[places] = np.arange(size, dtype=places.dtype)
+        owner = np.empty(size, dtype=np.int32)
         for r in range(workers):
-            owner[at[mine(runs, r)]] = r
-        _, successor = partition.successors(solved, order[mine(runs, rank)].astype(np.int64))
-        target = successor - base
-        read = np.unique(target[target < size])  # the next layer's are read once, gathered
+            owner[places[mine(runs, r)]] = r
+        read = read_in_layer(solved, order[mine(runs, rank)], base, size)
         read = read[owner[read] != rank]
         # Each list goes in sweep order: the owner sends a wave's values in that order too.
         read = read[np.argsort(place_of[read])]
@@ -153,7 +171,7 @@ class Share:
         return np.split(told, np.cumsum(told_counts)[:-1])
 
     def _by_wave(
-        self, lists: list[IntArray], place_of: IntArray, wave_start: IntArray
+        self, lists: list[IntArray], place_of: npt.NDArray[np.integer], wave_start: IntArray
     ) -> tuple[list[IntArray], IntArray]:
         """Per wave, the ids (less the base) of ``lists`` whose state is in that wave,
         worker after worker, and the count for each worker (a waves x workers table)."""
