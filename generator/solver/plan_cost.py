@@ -54,9 +54,8 @@ MACHINE = Machine(
     dollars_an_hour=0.504,
     network_gbit=10.0,
     assumed=(
-        "list price and network speed as assumed on 2026-12-05 from the provider's published"
-        " on-demand price for its memory-optimised machines, not fetched by this command:"
-        " check them before budgeting"
+        "the provider's published on-demand list price and network speed for its"
+        " memory-optimised machines, as of 2026-12-05; prices change"
     ),
 )
 
