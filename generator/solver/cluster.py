@@ -73,10 +73,12 @@ percentage points). Two workers cost 2.6 (Finkel) and 8 (Merit) times the proces
 one process (the exchange after every wave, and each worker waiting its turn at a core), and
 their wall time gains nothing on 2 shared cores: the split is for memory, not speed, here. A
 worker's peak is above the plan's (0.28 GiB a worker for four-piece Finkel): once a layer each
-worker lists its share's successors to learn which values it reads (:class:`Share`), which
-the plan does not count: 14,350,795 successors in that game's largest layer, 109 MiB as
-64-bit ids, and their copies while they are sorted and made unique (measured by
-:func:`generator.solver.partition.successors` on that layer).
+worker lists the states its share reads (:class:`Share`), which the plan does not count. It
+lists them a chunk of states at a time (:func:`generator.solver.cluster_layer.read_in_layer`;
+at first it listed every successor of its share at once, 14,350,795 in that game's largest
+layer, 109 MiB as 64-bit ids, and their copies while sorted): the two workers' peaks went from
+637 and 647 MiB to 383 and 384 MiB, the same bits (this machine, the same day and load, read
+from each worker's ``VmHWM``; the table's 568 MiB was an earlier run's).
 
 **A larger cluster with a lost worker**, ``bench/cluster_check.py lost-worker`` (three-piece
 Finkel, 263,121 states, on 8 workers on this machine's 2 cores, load about 14): every process
