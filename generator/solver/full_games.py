@@ -140,7 +140,7 @@ class Pending:
     """The memory estimate is within the limit: it can be solved here."""
     estimate_digest: str = ""
     """What the estimate that counted ``memory_bytes`` counts on pinned games
-    (:func:`generator.solver.solve_estimate.estimate_digest`; empty: not known)."""
+    (:func:`generator.solver.behaviour.estimate_digest`; empty: not known)."""
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
