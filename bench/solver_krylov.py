@@ -72,10 +72,10 @@ def main() -> int:
     scratch = final.copy()  # the Bellman sweep writes nothing back: it only stores choices
     for w in range(waves):
         sweeps.bellman_wave_serial(
-            int(wave_start[w]), int(wave_start[w + 1]), order, base, scratch, policy,
-            settled, 1, np.inf, np.zeros(16), np.empty(largest), geo.packed, configs.count,
-            moves.arrays, probs, geo.perspectives, index.borne, index.mask_id, index.rank,
-            index.prefix, index.start,
+            int(wave_start[w]), int(wave_start[w + 1]), order, base, base, scratch,
+            *sweeps.NO_SLOTS, policy, settled, 1, np.inf, np.zeros(16), np.empty(largest),
+            geo.packed, configs.count, moves.arrays, probs, geo.perspectives, index.borne,
+            index.mask_id, index.rank, index.prefix, index.start,
         )  # fmt: skip
 
     own = places.astype(np.int64)  # row k of the order is state own[k] of the layer

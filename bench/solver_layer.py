@@ -41,7 +41,6 @@ KERNELS = (
     "commit_wave_serial",
     "hot_floor",
     "evaluate_hot",
-    "mark_endless",
 )
 
 
@@ -74,7 +73,7 @@ def generation_counted(kernels: Any) -> list[dict[str, float]]:
 
     def wrap(kernel: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any) -> Any:
-            first, last, settled, sweep, drift, probs = (*args[:2], *args[6:9], args[14])
+            first, last, settled, sweep, drift, probs = (*args[:2], *args[9:12], args[17])
             result = kernel(*args)
             throws = probs.shape[0]
             records = settled[first * throws : last * throws]
@@ -119,7 +118,7 @@ def main() -> int:
     from generator.engine.rules import compile_rules
     from generator.model.catalog import load_valid_catalog
     from generator.solver import solve as solver
-    from generator.solver import solve_estimate, solve_layer
+    from generator.solver import solve_endless, solve_estimate, solve_layer
     from generator.solver import solve_sweeps as sweeps
     from generator.solver.solve_index import build_index
     from generator.solver.solve_space import enumerate_configurations, geometry
@@ -143,6 +142,7 @@ def main() -> int:
     values, lengths = np.array(saved_values), np.array(saved_lengths)
     moves = solve_estimate.checked_move_table(geo, configs)
     spent = timed(sweeps, KERNELS)
+    endless_spent = timed(solve_endless, ("mark_endless",))
     generation = generation_counted(sweeps)
     start = None
     if args.start == "fitted":
@@ -159,6 +159,7 @@ def main() -> int:
     )
     for name, value in record.items():
         print(f"{name}: {value:.1f}" if isinstance(value, float) else f"{name}: {value}")
+    spent.update(endless_spent)
     for name, (calls, seconds) in sorted(spent.items(), key=lambda item: -item[1][1]):
         print(f"{name} wall: {seconds:.1f} s in {calls} calls")
     new, old = slice(base, base + size), saved_values[base : base + size]

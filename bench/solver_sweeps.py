@@ -109,7 +109,8 @@ def main() -> int:
     def bellman(first: int, last: int, parallel: bool) -> None:
         backup = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
         backup(
-            first, last, order, base, values, policy, settled, 1, np.inf, drift_at, new_values,
+            first, last, order, base, base, values, *sweeps.NO_SLOTS, policy, settled, 1, np.inf,
+            drift_at, new_values,
             geo.packed, configs.count, moves.arrays, geo.throw_probs, geo.perspectives,
             *table_args,
         )  # fmt: skip

@@ -135,11 +135,13 @@ def test_the_command_prints_the_plan() -> None:
     assert "held whole today:           0.00 GiB a worker" in out
 
 
-def test_each_worker_holds_every_value_today(finkel_two: dict[int, Plan]) -> None:
-    """Today's workers split the sweeps, not the values and lengths: what each holds of them
-    does not shrink with more workers, and the plan says so apart from its split memory."""
+def test_each_worker_lists_the_largest_layer_whole_today(finkel_two: dict[int, Plan]) -> None:
+    """Today's workers split the values and lengths but list the layer's sweep order and
+    owners whole: what each lists does not shrink with more workers (24 bytes and a quarter a
+    state of the largest layer, at most), and the plan says so apart from its split memory."""
     held = {workers: found.held_whole_bytes for workers, found in finkel_two.items()}
-    assert set(held.values()) == {2 * 8 * 12_869}
+    largest = finkel_two[1].largest_layer
+    assert set(held.values()) == {24 * largest + -(-largest // 4)}
     assert finkel_two[4].worker_bytes < finkel_two[1].worker_bytes
 
 
@@ -249,7 +251,9 @@ def test_the_method_page_gives_the_costed_plan() -> None:
     assert "about 6,782,875,384,560 positions, would need 2,000 machines" in section
     assert MACHINE.assumed in section
     merit = catalog.variants["merit-1976"].short
-    assert f"every position, 171 GiB for {merit} with 7 pieces a side" in " ".join(section.split())
+    words = " ".join(section.split())
+    assert "every position of the layer it solves (the order it sweeps them in and which" in words
+    assert f"up to 108 GiB for {merit} with 7 pieces a side" in words
     assert "which reach 2,147,483,647 positions" in section
     assert f"the largest layer of {merit} alone has 4,795,434,644." in " ".join(section.split())
     fits = {vid: {**g, "largest_layer": 1_000_000} for vid, g in found.games.items()}

@@ -186,6 +186,8 @@ def _choose(
         movers = np.zeros(MAX_MOVES, dtype=np.int64)
         opponents = np.zeros(MAX_MOVES, dtype=np.int64)
         keeps = np.zeros(MAX_MOVES, dtype=np.bool_)
+        every_held = np.empty(0, dtype=np.uint64)  # the whole layer and the next: no slot map
+        every_rank = np.empty(0, dtype=np.int64)
         lo, hi = _chunk(0, size, c, chunks)
         for k in range(lo, hi):
             key = order[k]
@@ -204,8 +206,8 @@ def _choose(
                 then = 0
                 for m in range(found):
                     code, value = _option(
-                        movers[m], opponents[m], keeps[m], p, next_p, base, values, borne,
-                        mask_id, rank, prefix, start,
+                        movers[m], opponents[m], keeps[m], p, next_p, base, base, values,
+                        every_held, every_rank, borne, mask_id, rank, prefix, start,
                     )  # fmt: skip
                     if value > best:
                         best = value

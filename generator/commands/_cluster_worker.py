@@ -5,7 +5,6 @@ does and solves them with the other workers; the first prints the solution."""
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 from pathlib import Path
 
@@ -16,7 +15,12 @@ def worker(argv: list[str]) -> int:
 
     from generator.commands._catalog import load_named, parse_changes
     from generator.commands.solve import compiled, print_solution
-    from generator.solver.cluster import cluster_path, save_solution, solve_distributed
+    from generator.solver.cluster import (
+        cluster_path,
+        process_peak,
+        save_solution,
+        solve_distributed,
+    )
     from generator.solver.solve import with_pieces
 
     parser = argparse.ArgumentParser(prog="generator.commands._cluster_worker")
@@ -46,9 +50,9 @@ def worker(argv: list[str]) -> int:
     solution = solve_distributed(
         comm, rules, folder, progress=say if first and args.progress else None
     )
-    # Each worker's own high-water mark: every worker holds the whole values and lengths.
-    peaks = comm.gather(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, root=0)
-    if first and peaks is not None:
+    # Each worker's own high-water mark.
+    peaks = comm.gather(process_peak(), root=0)
+    if solution is not None and peaks is not None:  # the first worker
         save_solution(folder, solution)
         print_solution(args.variant, rules, changes, solution, f" on {comm.size} workers")
         mib = ", ".join(f"{peak / 2**20:,.0f}" for peak in peaks)

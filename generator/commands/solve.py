@@ -238,9 +238,9 @@ def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None
         f" {found.single_bytes / gib:,.2f} GiB)"
     )
     print(
-        f"  held whole today:           {found.held_whole_bytes / gib:,.2f} GiB a worker (every"
-        " state's value and expected length: today's workers split the sweeps, not these"
-        " arrays; the memory per worker above is for splitting them too)"
+        f"  held whole today:           {found.held_whole_bytes / gib:,.2f} GiB a worker at most"
+        " (the largest layer's sweep order and owners: today's workers split the values and"
+        " lengths, not these lists; the memory per worker above is for splitting them too)"
     )
     print(
         f"  traffic per sweep:          {traffic.values:,} values, {traffic.bytes / gib:,.3f} GiB,"

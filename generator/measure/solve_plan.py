@@ -48,9 +48,9 @@ class CostedPlan:
         return all(over_codes(int(game["largest_layer"])) for game in self.games.values())
 
     def held_whole(self, vid: str) -> int:
-        """The bytes each machine of today's solver would hold of ``vid``'s game whatever the
+        """The bytes each machine of today's solver would list of ``vid``'s game whatever the
         machines (:func:`generator.solver.solve_plan.held_whole`)."""
-        return held_whole(int(self.games[vid]["states"]))
+        return held_whole(int(self.games[vid]["largest_layer"]))
 
 
 def read_solve_plan(catalog: Catalog, settings: Settings) -> CostedPlan | None:

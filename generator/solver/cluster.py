@@ -94,35 +94,70 @@ process's bits (51.6201102238 %, 0 values and 0 lengths differ). Each worker's p
 was 195 MiB against the plan's 258 MiB a worker: on a game this small the cap holds the
 process itself (Python, numba and MPI; a cap of 400 MiB stops every worker while importing
 numba, each reserving about 440 MiB of address space), not the game (its values and lengths
-are 4 MiB, held whole by every worker, as below).
+are 4 MiB in all).
 
-What is shared, not split, for now: every worker holds the whole values and lengths arrays
-(a float each a state, of every layer) and the index's tables, and gathers a finished layer
-whole (the next layer reads it, and the last layer gathered is the solution); it gathers the
-layer's stored choices once, to find the endless states. Its sweep order, stored choices and
-records are its own share. The memory per worker that :mod:`generator.solver.solve_plan` costs
-assumes the values split too: that is the next step for the games past one machine.
+What is split and what is not. A worker keeps the values and expected lengths of its share,
+of the states its share's moves reach in its layer (their new values arrive after each wave)
+and of those they reach in the next layer (asked once of their owners,
+:class:`generator.solver.cluster_layer.Finished`), one array at a time as one process does:
+the values while they are solved, then its own values put aside and the lengths. A stored
+choice names the successor's slot among them, so the sweeps that evaluate stored choices read a
+worker's arrays exactly as one process reads its own; a Bellman sweep finds a generated
+successor's slot from its id by a bit a state of the layer and the next and a count every 64
+states (:func:`generator.solver.solve_sweeps.slot`). The endless states are found in rounds of
+marking and sending the marks on. The first worker writes each finished layer into the whole
+solution's files, mapped from disk. Still listed whole by every worker: the index's tables
+(small), and the layer's sweep order (made whole, then cut to the worker's share) and each
+state's owner, at most 24 bytes and a quarter a state of the largest layer
+(:data:`generator.solver.solve_plan.WHOLE_LIST_BYTES`): the next step for the games past one
+machine, with wider choice codes.
+Measured on five-piece Finkel (14,669,769 states, the largest layer 4,841,370) on two workers,
+against the commit before, whose workers held the whole arrays: the same first-player value
+(51.6026115570 %); the numpy memory a worker allocates for the largest layer (traced by
+``tracemalloc`` over its setup, sweeps, endless search and a length sweep, with what it held
+before the layer) 394 MiB against 608 MiB, the whole values and lengths having been 224 MiB of
+it; the solver's working memory it reports 206 MiB against 352 MiB; each worker's process peak
+1,065 and 1,006 MiB against 1,134 and 1,159 MiB (this machine, the same day, a seven-piece solve
+running beside both). The process peak stays well above the arrays: the Python, numba and MPI
+process itself (about 210 MiB before the first layer), the setup's temporary lists (a chunk of
+successors at a time, :data:`generator.solver.cluster_layer.READ_CHUNK`, about 130 MiB) and
+memory the allocator keeps after them (``malloc_trim`` gave back about 100 MiB of a worker's
+600 MiB at that layer).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
+import numpy.typing as npt
 
 from generator.engine.rules import Rules
 from generator.sim.cache_files import read_arrays, read_json, write_arrays, write_json
-from generator.solver.cluster_layer import ClusterLayerSolve, gather_layer, mine
+from generator.solver.cluster_layer import (
+    ClusterLayerSolve,
+    Finished,
+    gather_to_first,
+    layer_owner,
+    mine,
+)
 from generator.solver.partition import wave_runs
 from generator.solver.solution import Solution, Totals
 from generator.solver.solve import solution_path, warm_up
+from generator.solver.solve_checkpoints import release_pages
 from generator.solver.solve_estimate import checked_move_table, sweep_order
 from generator.solver.solve_index import build_index
 from generator.solver.solve_layer import run_layer
-from generator.solver.solve_space import FloatArray, enumerate_configurations, geometry
+from generator.solver.solve_space import (
+    FloatArray,
+    IntArray,
+    enumerate_configurations,
+    geometry,
+)
 
 if TYPE_CHECKING:
     from mpi4py import MPI
@@ -217,10 +252,12 @@ def solve_distributed(
     folder: Path,
     tolerance: float = 1e-13,
     progress: Callable[[str], None] | None = None,
-) -> Solution:
+) -> Solution | None:
     """Solve ``rules`` with the workers of ``comm`` (every worker calls this), each
     checkpointing its part of each finished layer under ``folder``; a rerun resumes from the
-    last layer every worker finished. Every worker returns the whole solution."""
+    last layer every worker finished. The first worker writes each finished layer into the
+    whole solution's files (:func:`solution_arrays`) and returns the solution; the others
+    return ``None``."""
     from mpi4py import MPI
 
     compile_seconds = warm_up(rules)
@@ -228,9 +265,11 @@ def solve_distributed(
     configs = enumerate_configurations(rules, geo)
     index = build_index(geo, configs)
     moves = checked_move_table(geo, configs)
-    values, lengths = np.full(index.states, 0.5), np.zeros(index.states)
+    first = comm.rank == 0
+    whole = solution_arrays(folder, index.states) if first else None
     store = WorkerCheckpoints(folder / f"worker-{comm.rank}")
     totals, resuming, peak = Totals(), True, 0
+    finished: Finished | None = None
     for layer in reversed(range(len(index.layer_sizes))):
         if index.layer_sizes[layer] == 0:
             continue
@@ -238,46 +277,97 @@ def solve_distributed(
         if resuming:
             order = sweep_order(geo, configs, index, layer)
             runs = wave_runs(order.wave_start, comm.size)
-            own = base + order.places[mine(runs, comm.rank)].astype(np.int64)
+            own = order.places[mine(runs, comm.rank)]
             saved = store.load(layer, own.size)
             resuming = bool(comm.allreduce(saved is not None, op=MPI.LAND))
             if resuming and saved is not None:
-                values[own], lengths[own], record = saved
-                for array in (values, lengths):
-                    gather_layer(comm, order.places, runs, base, array)
+                values, lengths, record = saved
+                owner = layer_owner(order.places, runs, comm.size)
+                finished = Finished(own, values, lengths, owner)
+                _write_whole(comm, order.places, runs, base, values, lengths, whole)
                 totals.add(record)
                 totals.resumed += 1
                 continue
-        if comm.rank == 0:
+        if first:
             write_json(
                 folder / WORKING,
                 {"layer": layer, "states": int(index.layer_sizes[layer]), "started": time.time()},
             )
-        run = ClusterLayerSolve(comm, rules, geo, configs, index, moves, layer, values, lengths)
+        run = ClusterLayerSolve(comm, rules, geo, configs, index, moves, layer, finished)
         record = run_layer(run, tolerance)
-        for array in (values, lengths):
-            gather_layer(comm, run.layer_places, run.share.runs, base, array)
-        own = base + run.places.astype(np.int64)
+        finished = run.finished()
+        del run.values, run.lengths  # the next layer reads its share of them from `finished`
+        _write_whole(
+            comm, run.layer_places, run.share.runs, base, finished.values_in_order,
+            finished.lengths_in_order, whole,
+        )  # fmt: skip
         # The layer took as long as its slowest worker, and the processor time of them all.
         record["seconds"] = comm.allreduce(record["seconds"], op=MPI.MAX)
         record["cpu_seconds"] = comm.allreduce(record["cpu_seconds"], op=MPI.SUM)
         record["values_sent"] = comm.allreduce(run.share.values_sent, op=MPI.SUM)
         record["working_bytes"] = comm.allreduce(record["working_bytes"], op=MPI.MAX)
+        record["peak_bytes"] = comm.allreduce(process_peak(), op=MPI.MAX)
         peak = max(peak, int(record["working_bytes"]))
-        store.finish(layer, values[own], lengths[own], record)
+        store.finish(layer, finished.values_in_order, finished.lengths_in_order, record)
         totals.add(record)
         if progress is not None:
             progress(
                 f"layer {layer}: {int(index.layer_sizes[layer]):,} states on {comm.size}"
                 f" workers, values {record['sweeps']} sweeps, lengths {record['length_sweeps']}"
                 f" sweeps, {record['values_sent']:,} values sent a sweep;"
-                f" {record['seconds']:.1f} s wall, {record['cpu_seconds']:.1f} s processor"
+                f" {record['seconds']:.1f} s wall, {record['cpu_seconds']:.1f} s processor;"
+                f" the busiest worker's peak so far {record['peak_bytes'] / 2**20:,.0f} MiB"
             )
+    if whole is None:
+        return None
+    values, lengths = whole
+    values.flush()
+    lengths.flush()
     solution = totals.solution(
-        rules, geo, configs, index, values, lengths, peak + values.nbytes + lengths.nbytes,
-        tolerance, from_cache=False,
-    )  # fmt: skip
+        rules, geo, configs, index, values, lengths, peak, tolerance, from_cache=False
+    )
     return _with_compile(solution, compile_seconds)
+
+
+def process_peak() -> int:
+    """This process's peak resident memory so far, in bytes."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+PARTIAL = ".partial.npy"
+"""The ending of the whole solution's files while the first worker writes them."""
+
+
+def solution_arrays(folder: Path, states: int) -> tuple[np.memmap, np.memmap]:
+    """The whole solution's values and lengths, mapped from files the first worker writes
+    layer by layer (``values.partial.npy``, ``lengths.partial.npy``; :func:`save_solution`
+    names them ``values.npy`` and ``lengths.npy`` once they are whole). Mapped from disk, they
+    cost the first worker no memory beyond the layer being written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return tuple(  # type: ignore[return-value]
+        np.lib.format.open_memmap(folder / f"{name}{PARTIAL}", mode="w+", shape=(states,))
+        for name in ("values", "lengths")
+    )
+
+
+def _write_whole(
+    comm: MPI.Comm,
+    places: npt.NDArray[np.uint32],
+    runs: IntArray,
+    base: int,
+    values: FloatArray,
+    lengths: FloatArray,
+    whole: tuple[np.memmap, np.memmap] | None,
+) -> None:
+    """Every worker's share of a finished layer (``values`` and ``lengths`` in its runs'
+    order) into the first worker's whole solution, whose pages then leave memory."""
+    for own, array in zip((values, lengths), whole or (None, None), strict=True):
+        gather_to_first(comm, places, runs, base, own, array)
+        if array is not None:
+            array.flush()
+            release_pages(array, base, base + int(places.size))
 
 
 def _with_compile(solution: Solution, seconds: float) -> Solution:
@@ -295,7 +385,12 @@ def save_solution(folder: Path, solution: Solution) -> None:
         return lambda file: np.save(file, array)
 
     for name, array in (("values", solution.values), ("lengths", solution.lengths)):
-        replace_file(folder / f"{name}.npy", saver(array))
+        partial = folder / f"{name}{PARTIAL}"
+        if isinstance(array, np.memmap) and Path(str(array.filename)) == partial:
+            array.flush()
+            os.replace(partial, folder / f"{name}.npy")  # written whole: named as whole
+        else:
+            replace_file(folder / f"{name}.npy", saver(array))
     write_json(
         folder / "solution.json",
         {

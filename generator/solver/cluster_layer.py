@@ -15,20 +15,30 @@ bit. What ties the workers together (:class:`ClusterLayerSolve`):
 * the hot states (:func:`generator.solver.solve_sweeps.evaluate_hot`) are swept in place in the
   sweep order, each reading the values just written: the workers take turns, run by run, each
   sending its new values on before the next run is swept;
-* the endless states are a fixed point over the whole layer: each worker gathers every stored
-  choice of the layer and finds them as one process does (a layer's choices, once, 4 bytes a
-  throw and state);
-* a finished layer's values and lengths are gathered by every worker: the next layer reads
-  them (its bearing-off successors) and the last worker to finish holds the whole solution.
+* the endless states are least fixed points over the whole layer: each worker marks its own
+  states as one process does, the workers send on the marks others read, and they go on
+  until no worker marks another (the fixed points do not depend on the order of marking);
+* a finished layer's values and lengths stay with their owners: a worker asks the owners for
+  those its next layer reads (its bearing-off successors), once, and the first worker writes
+  each finished layer into the whole solution's files, on disk.
+
+A worker keeps only the values and lengths it writes and reads (:class:`Held`): its share,
+the states of its layer its share's options lead to, and those of the next layer; a stored
+choice names the successor's slot among them, so the kernels that evaluate stored choices read
+a worker's arrays as they read a whole layer's, and the Bellman sweeps find a successor's slot
+from its id by a bit a state of the layer and the next
+(:func:`generator.solver.solve_sweeps.slot`).
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from generator.engine.rules import Rules
 from generator.solver import partition
@@ -73,22 +83,103 @@ def reduce(comm: MPI.Comm, value: float, op: MPI.Op) -> float:
     return float(into[0])
 
 
-def gather_layer(
-    comm: MPI.Comm, places: npt.NDArray[np.uint32], runs: IntArray, base: int, array: FloatArray
+def layer_owner(
+    places: npt.NDArray[np.uint32], runs: IntArray, workers: int
+) -> npt.NDArray[np.int32]:
+    """Each state's worker (by id less the layer's base; ``places`` the layer's sweep order's
+    ids less the base, ``runs`` its split, :func:`partition.wave_runs`)."""
+    owner = np.empty(places.size, dtype=np.int32)
+    for r in range(workers):
+        owner[places[mine(runs, r)]] = r
+    return owner
+
+
+def gather_to_first(
+    comm: MPI.Comm,
+    places: npt.NDArray[np.uint32],
+    runs: IntArray,
+    base: int,
+    own: FloatArray,
+    whole: FloatArray | None,
 ) -> None:
-    """Give every worker the layer's entries of ``array`` that each worker owns (its runs'
-    states, ``places`` the layer's sweep order's ids less ``base``)."""
+    """Write every worker's ``own`` entries of a finished layer (its share's, in its runs'
+    order) into the first worker's ``whole`` array (``places`` the layer's sweep order's ids
+    less ``base``)."""
     from mpi4py import MPI
 
     workers = comm.size
     shares = [mine(runs, r) for r in range(workers)]
     counts = np.array([s.size for s in shares], dtype=np.int64)
-    ids = base + np.concatenate([places[s] for s in shares]).astype(np.int64)
-    own = np.ascontiguousarray(array[base + places[shares[comm.rank]].astype(np.int64)])
-    gathered = np.empty(int(counts.sum()))
-    displs = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    comm.Allgatherv(own, [gathered, (counts, displs), MPI.DOUBLE])
-    array[ids] = gathered
+    gathered = np.empty(int(counts.sum())) if comm.rank == 0 else None
+    comm.Gatherv(
+        np.ascontiguousarray(own), [gathered, (counts, _displs(counts)), MPI.DOUBLE], root=0
+    )
+    if whole is not None and gathered is not None:
+        whole[base + np.concatenate([places[s] for s in shares]).astype(np.int64)] = gathered
+
+
+class Finished:
+    """A worker's share of a finished layer: its states' values and lengths in its share's
+    order (``ids``, less the layer's base), and every state's owner, so that the next layer can
+    ask for the ones it reads (:meth:`fetch`)."""
+
+    def __init__(
+        self,
+        ids: npt.NDArray[np.integer],
+        values: FloatArray,
+        lengths: FloatArray,
+        owner: npt.NDArray[np.int32],
+    ) -> None:
+        self.values_in_order, self.lengths_in_order = values, lengths
+        self.by_id = np.argsort(ids).astype(np.uint32)
+        self.ids = np.asarray(ids, dtype=np.uint32)[self.by_id]
+        self.owner = owner
+
+    def fetch(self, comm: MPI.Comm, wanted: IntArray, name: str) -> FloatArray:
+        """The values (``name`` ``"values"``) or lengths of the states ``wanted`` (ids less the
+        base), from their owners; every worker calls this at once, each with its own wants."""
+        from mpi4py import MPI
+
+        workers = comm.size
+        owner = self.owner[wanted]
+        by_owner = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=workers).astype(np.int64)
+        told_counts = np.empty(workers, dtype=np.int64)
+        comm.Alltoall(counts, told_counts)
+        told = np.empty(int(told_counts.sum()), dtype=np.int64)
+        comm.Alltoallv(
+            [np.ascontiguousarray(wanted[by_owner], dtype=np.int64), (counts, _displs(counts)),
+             MPI.INT64_T],
+            [told, (told_counts, _displs(told_counts)), MPI.INT64_T],
+        )  # fmt: skip
+        at = np.searchsorted(self.ids, told)
+        if told.size and not np.array_equal(self.ids[np.minimum(at, self.ids.size - 1)], told):
+            raise AssertionError("solver bug: a worker was asked for a state it does not own")
+        array = self.values_in_order if name == "values" else self.lengths_in_order
+        into = np.empty(wanted.size)
+        comm.Alltoallv(
+            [np.ascontiguousarray(array[self.by_id[at]]), (told_counts, _displs(told_counts)),
+             MPI.DOUBLE],
+            [into, (counts, _displs(counts)), MPI.DOUBLE],
+        )  # fmt: skip
+        answer = np.empty(wanted.size)
+        answer[by_owner] = into
+        return answer
+
+
+@njit(cache=True)
+def slot_map(held: npt.NDArray[np.int64], span: int) -> tuple[np.ndarray, np.ndarray]:
+    """The bits and ranks of :func:`generator.solver.solve_sweeps.slot` for the sorted states
+    ``held`` (ids less the layer's base) among ``span`` states of the layer and the next."""
+    words = (span + 63) // 64
+    bits = np.zeros(words, dtype=np.uint64)
+    ranks = np.zeros(words + 1, dtype=np.int64)
+    for place in held:
+        bits[place >> 6] |= np.uint64(1) << np.uint64(place & 63)
+        ranks[(place >> 6) + 1] += 1
+    for w in range(words):
+        ranks[w + 1] += ranks[w]
+    return bits, ranks
 
 
 READ_CHUNK = 1 << 18
@@ -96,26 +187,37 @@ READ_CHUNK = 1 << 18
 state, 8 bytes each: some 40 MiB a chunk, whatever the share)."""
 
 
-def read_in_layer(
+def read_by_share(
     solved: partition.Game, keys: npt.NDArray[np.integer], base: int, size: int
-) -> IntArray:
-    """The states of the layer (ids less ``base``, ``size`` of them) that the options of the
-    states ``keys`` lead to, each once, in order. The next layer's are left out: they are read
-    once, gathered. Listed a chunk of :data:`READ_CHUNK` states at a time, so the successor
-    lists of a whole share are never held at once."""
-    found = [np.empty(0, dtype=np.int64)]
+) -> tuple[IntArray, IntArray]:
+    """The states (ids less ``base``) that the options of the states ``keys`` lead to, each
+    once, in order: those of the layer (below ``size``) and those of the next. Listed a chunk
+    of :data:`READ_CHUNK` states at a time, so the successor lists of a whole share are never
+    held at once."""
+    inside, outside = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
     for start in range(0, keys.shape[0], READ_CHUNK):
         chunk = keys[start : start + READ_CHUNK].astype(np.int64)
         _, successor = partition.successors(solved, chunk)
         target = successor - base
-        found.append(np.unique(target[target < size]))
-    return np.unique(np.concatenate(found))
+        inside.append(np.unique(target[target < size]))
+        outside.append(np.unique(target[target >= size]))
+    return np.unique(np.concatenate(inside)), np.unique(np.concatenate(outside))
+
+
+def read_in_layer(
+    solved: partition.Game, keys: npt.NDArray[np.integer], base: int, size: int
+) -> IntArray:
+    """The states of the layer (ids less ``base``, ``size`` of them) that the options of the
+    states ``keys`` lead to, each once, in order (:func:`read_by_share`)."""
+    return read_by_share(solved, keys, base, size)[0]
 
 
 class Share:
-    """The values a worker sends and receives after each wave of one layer: the new values of
-    its states that other workers read, and theirs that it reads. Listed once a layer (each
-    worker asks the owners for the states its options lead to), sent every wave."""
+    """What a worker keeps of one layer and the values it sends and receives after each wave:
+    ``held``, the states it keeps (ids less the layer's base, sorted: its own, those of the
+    layer its options lead to, then those of the next layer); the new values of its states that
+    other workers read, and theirs that it reads, by slot in ``held``. Listed once a layer
+    (each worker asks the owners for the states its options lead to), sent every wave."""
 
     def __init__(
         self,
@@ -135,10 +237,14 @@ class Share:
         self.runs = runs = partition.wave_runs(wave_start, workers)
         place_of = np.empty(size, dtype=places.dtype)  # each state's place in the sweep order
         place_of[places] = np.arange(size, dtype=places.dtype)
-        owner = np.empty(size, dtype=np.int32)
-        for r in range(workers):
-            owner[places[mine(runs, r)]] = r
-        read = read_in_layer(solved, order[mine(runs, rank)], base, size)
+        self.owner = owner = layer_owner(places, runs, workers)
+        own = mine(runs, rank)
+        read, self.read_next = read_by_share(solved, order[own], base, size)
+        self.held = np.union1d(np.union1d(places[own].astype(np.int64), read), self.read_next)
+        self.kept = int(self.held.size)
+        """The states this worker keeps: its slots."""
+        self.inside = int(self.held.size - self.read_next.size)
+        """The held states of the layer itself: slots below this."""
         read = read[owner[read] != rank]
         # Each list goes in sweep order: the owner sends a wave's values in that order too.
         read = read[np.argsort(place_of[read])]
@@ -172,9 +278,10 @@ class Share:
 
     def _by_wave(
         self, lists: list[IntArray], place_of: npt.NDArray[np.integer], wave_start: IntArray
-    ) -> tuple[list[IntArray], IntArray]:
-        """Per wave, the ids (less the base) of ``lists`` whose state is in that wave,
-        worker after worker, and the count for each worker (a waves x workers table)."""
+    ) -> tuple[list[npt.NDArray[np.uint32]], IntArray]:
+        """Per wave, the slots in ``held`` of the states of ``lists`` (ids less the base) in
+        that wave, worker after worker, and the count for each worker (a waves x workers
+        table)."""
         workers = len(lists)
         counts = np.zeros((self.waves, workers), dtype=np.int64)
         per_wave: list[list[IntArray]] = [[] for _ in range(self.waves)]
@@ -184,35 +291,37 @@ class Share:
             cut = np.concatenate(([0], np.cumsum(counts[:, r])))
             for w in range(self.waves):
                 per_wave[w].append(ids[cut[w] : cut[w + 1]])
-        return [np.concatenate(parts) for parts in per_wave], counts
+        slots = [
+            np.searchsorted(self.held, np.concatenate(parts)).astype(np.uint32)
+            for parts in per_wave
+        ]
+        return slots, counts
 
-    def exchange(self, array: FloatArray, wave: int, change: float, agree: bool) -> float:
-        """Every worker's new values of ``wave`` to the workers that read them; with
-        ``agree``, the wave's largest change over every worker (sent with the values, each
-        message headed by its sender's ``change``), else this worker's ``change``."""
+    def exchange(self, array: npt.NDArray[Any], wave: int, change: float, agree: bool) -> float:
+        """Every worker's new values of ``wave`` to the workers that read them (``array`` by
+        slot; floats, or the marks of the endless search); with ``agree``, the wave's largest
+        change over every worker (sent with the values, each message headed by its sender's
+        ``change``), else this worker's ``change``."""
         from mpi4py import MPI
 
         if self.busy[wave] == 0:
             return reduce(self.comm, change, MPI.MAX) if agree else change
         heads = 1 if agree else 0
         send, recv = self.send_counts[wave] + heads, self.recv_counts[wave] + heads
-        out, into = np.empty(int(send.sum())), np.empty(int(recv.sum()))
+        out = np.empty(int(send.sum()), dtype=array.dtype)
+        into = np.empty(int(recv.sum()), dtype=array.dtype)
         send_at, recv_at = _displs(send), _displs(recv)
         slots = np.ones(out.size, dtype=np.bool_)
         if agree:
             slots[send_at] = False
             out[send_at] = change
-        out[slots] = array[self.base + self.send_ids[wave]]
-        wait(
-            self.comm.Ialltoallv(
-                [out, (send, send_at), MPI.DOUBLE], [into, (recv, recv_at), MPI.DOUBLE]
-            )
-        )
+        out[slots] = array[self.send_ids[wave]]
+        wait(self.comm.Ialltoallv([out, (send, send_at)], [into, (recv, recv_at)]))
         slots = np.ones(into.size, dtype=np.bool_)
         if agree:
             slots[recv_at] = False
             change = float(into[recv_at].max())
-        array[self.base + self.recv_ids[wave]] = into[slots]
+        array[self.recv_ids[wave]] = into[slots]
         return change
 
     def pass_on(self, array: FloatArray, wave: int, sender: int) -> None:
@@ -226,7 +335,7 @@ class Share:
             for r in range(self.comm.size):
                 if cut[r + 1] > cut[r]:
                     ids = self.send_ids[wave][cut[r] : cut[r + 1]]
-                    wait(self.comm.Isend(np.ascontiguousarray(array[self.base + ids]), dest=r))
+                    wait(self.comm.Isend(np.ascontiguousarray(array[ids]), dest=r))
             return
         count = self.recv_counts[wave]
         if count[sender] == 0:
@@ -234,7 +343,7 @@ class Share:
         start = int(count[:sender].sum())
         into = np.empty(int(count[sender]))
         wait(self.comm.Irecv(into, source=sender))
-        array[self.base + self.recv_ids[wave][start : start + into.size]] = into
+        array[self.recv_ids[wave][start : start + into.size]] = into
 
 
 def _displs(counts: IntArray) -> IntArray:
@@ -243,8 +352,10 @@ def _displs(counts: IntArray) -> IntArray:
 
 class ClusterLayerSolve(LayerSolve):
     """A layer's solve by one worker of ``comm``: its runs of each wave swept with the
-    single-process solve's kernels, the values others need sent after each wave. Every
-    worker stores the bits one process would (``tests/test_cluster.py``)."""
+    single-process solve's kernels, over the states it keeps (:class:`Share`), the values
+    others need sent after each wave; the next layer's values it reads asked of their owners
+    (``finished``, none for the first layer solved). Every worker stores the bits one process
+    would (``tests/test_cluster.py``)."""
 
     def __init__(
         self,
@@ -255,21 +366,57 @@ class ClusterLayerSolve(LayerSolve):
         index: StateIndex,
         moves: MoveTable,
         layer: int,
-        values: FloatArray,
-        lengths: FloatArray,
+        finished: Finished | None,
     ) -> None:
-        super().__init__(rules, geo, configs, index, moves, layer, values, lengths, None, None)
+        nowhere = np.empty(0)  # the worker's own arrays are made below, once it knows its share
+        super().__init__(rules, geo, configs, index, moves, layer, nowhere, nowhere, None, None)
         self.comm = comm
         solved = partition.Game(rules, geo, configs, index, moves)
-        self.share = Share(comm, solved, layer, self.places, self.order, self.wave_start)
+        self.share = share = Share(comm, solved, layer, self.places, self.order, self.wave_start)
         self.layer_places = self.places
-        own = mine(self.share.runs, comm.rank)
-        self.order, self.places = self.order[own], self.places[own]
-        lengths_of_runs = np.diff(self.share.runs[:, comm.rank : comm.rank + 2], axis=1)[:, 0]
+        own = mine(share.runs, comm.rank)
+        self.own_ids = self.places[own]
+        """The ids (less the base) of this worker's states, in its share's order."""
+        self.order = self.order[own]
+        self.places = np.searchsorted(share.held, self.own_ids).astype(self.places.dtype)
+        lengths_of_runs = np.diff(share.runs[:, comm.rank : comm.rank + 2], axis=1)[:, 0]
         self.wave_start = np.concatenate(([0], np.cumsum(lengths_of_runs))).astype(np.int64)
         self.size = int(own.size)
+        # The worker's arrays hold its slots (Share.held) from 0: the layer's, then the next's.
+        self.base = 0
+        self.own = slice(0, share.inside)
+        self.held, self.ranks = slot_map(share.held, self.following)
+        share.held = share.held[:0]  # listed: the slot map finds a state's slot from now on
+        if finished is None and share.read_next.size:
+            raise AssertionError("solver bug: the first layer solved reads a later layer")
+        self.next_layer = finished
+        # As one process, a float a state kept at a time: the values, then the lengths.
+        self.values, self.lengths = self.kept("values"), np.empty(0)
+        self.own_values = np.empty(0)
         self.agree_every_wave = False
         self.sweep_change = 0.0
+
+    def kept(self, name: str) -> FloatArray:
+        """An array of this worker's slots, with the next layer's ``name`` (values or lengths)
+        asked of their owners."""
+        share = self.share
+        array = np.empty(share.kept)
+        if self.next_layer is not None:
+            wanted = share.read_next - self.layer_states
+            array[share.inside :] = self.next_layer.fetch(self.comm, wanted, name)
+        return array
+
+    def solve_lengths(self) -> None:
+        """The expected lengths, once the values are final: this worker's own values are put
+        aside and the rest dropped, then the lengths kept in their place."""
+        self.own_values = self.values[self.places]
+        self.values = np.empty(0)
+        self.lengths = self.kept("lengths")
+        super().solve_lengths()
+
+    def finished(self) -> Finished:
+        """This worker's share of the layer, once solved, for the next layer to ask of."""
+        return Finished(self.own_ids, self.own_values, self.lengths[self.places], self.share.owner)
 
     def bellman(self) -> float:
         """A Bellman sweep: the workers agree on the largest change after every wave (its
@@ -316,31 +463,46 @@ class ClusterLayerSolve(LayerSolve):
         return reduce(self.comm, worst, MPI.MAX)
 
     def mark_endless(self) -> int:
-        """Every worker gathers the layer's stored choices and finds its endless states as
-        one process does (a least fixed point over the whole layer)."""
+        """The layer's endless states, found as one process finds them (its two least fixed
+        points, :func:`generator.solver.solve_endless.mark_endless`), each worker marking its
+        own states and sending on the marks others read, until no worker marks another; how
+        many in the whole layer."""
         from mpi4py import MPI
 
-        from generator.solver import solve_sweeps as sweeps
+        from generator.solver import solve_endless as endless_search
 
-        throws, runs = self.throws, self.share.runs
-        shares = [mine(runs, r) for r in range(self.comm.size)]
-        counts = np.array([s.size * throws for s in shares], dtype=np.int64)
-        gathered = np.empty(int(counts.sum()), dtype=np.uint32)
-        self.comm.Allgatherv(self.policy, [gathered, (counts, _displs(counts)), MPI.UINT32_T])
-        policy = np.empty((self.layer_states, throws), dtype=np.uint32)
-        policy[np.concatenate(shares)] = gathered.reshape(-1, throws)
-        endless = sweeps.mark_endless(
-            self.base, self.layer_states, self.layer_places, policy.reshape(-1), throws,
-            self.lengths,
-        )  # fmt: skip
-        return int(endless)
+        inside = self.share.inside
+        ends = np.zeros(inside, dtype=np.bool_)
+        self._to_fixed_point(endless_search.mark_ends, ends)
+        endless = ~ends
+        self._to_fixed_point(endless_search.spread_endless, endless)
+        endless_search.write_endless(0, inside, self.lengths, endless)
+        return int(reduce(self.comm, float(np.count_nonzero(endless[self.places])), MPI.SUM))
+
+    def _to_fixed_point(self, mark: Callable[..., int], flags: npt.NDArray[np.bool_]) -> None:
+        """Mark ``flags`` by ``mark`` (:func:`generator.solver.solve_endless.mark_ends` or
+        :func:`~generator.solver.solve_endless.spread_endless`) and send them on, round after
+        round, until a round in which no worker marked any."""
+        from mpi4py import MPI
+
+        while True:
+            marked = mark(
+                0, self.share.inside, self.places, self.policy, self.throws, self.lengths, flags
+            )
+            for wave in range(self.waves):
+                self.share.exchange(flags, wave, 0.0, False)
+            if reduce(self.comm, float(marked), MPI.SUM) == 0:
+                return
 
     def working_bytes(self) -> int:
-        """This worker's share of the layer's working memory: its order, stored choices and
-        records, and the lists of values it sends and receives."""
+        """This worker's memory for the layer: its order, stored choices and records, the
+        values and lengths it keeps and their slot map, and the lists of values it sends and
+        receives (and the layer's sweep order and owners, which it still lists whole)."""
         share = self.share
         lists = sum(a.nbytes for a in (*share.send_ids, *share.recv_ids))
+        kept = 8 * share.kept + self.own_values.nbytes + self.held.nbytes + self.ranks.nbytes
         return int(
             self.order.nbytes + self.places.nbytes + self.policy.nbytes + self.settled.nbytes
             + self.new_values.nbytes + 2 * self.size + lists + self.layer_places.nbytes
+            + share.read_next.nbytes + share.owner.nbytes + kept
         )  # fmt: skip

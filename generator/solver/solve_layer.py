@@ -128,6 +128,11 @@ class LayerSolve:
         self.layer, self.values, self.lengths = layer, values, lengths
         self.resume, self.keep = resume, keep
         self.base = base = int(index.layer_base[layer])
+        self.origin = base
+        """The layer's first state id: a state's place is its id less this."""
+        self.held, self.ranks = sweeps.NO_SLOTS
+        """Which states this process keeps (:func:`generator.solver.solve_sweeps.slot`): all of
+        the layer and the next, at ``base`` plus their place, in ``values`` and ``lengths``."""
         self.size = size = int(index.layer_base[layer + 1]) - base
         self.following = int(index.layer_base[min(layer + 2, len(index.layer_base) - 1)]) - base
         if self.following >= sweeps.CODED_STATES:
@@ -260,8 +265,8 @@ class LayerSolve:
         def backup(first: int, last: int, parallel: bool, worst: float) -> None:
             sweep = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
             sweep(
-                first, last, self.order, self.base, self.values, self.policy, self.settled,
-                self.bellman_sweeps + 1,
+                first, last, self.order, self.origin, self.base, self.values, self.held,
+                self.ranks, self.policy, self.settled, self.bellman_sweeps + 1,
                 np.inf if GENERATE_EVERY_MOVE else self.drift + worst, self.drift_at,
                 self.new_values, geo.packed, self.configs.count, self.moves.arrays,
                 geo.throw_probs, geo.perspectives, *self.table_args,
@@ -386,10 +391,10 @@ class LayerSolve:
 
     def mark_endless(self) -> int:
         """The layer's endless states under the final choices
-        (:func:`generator.solver.solve_sweeps.mark_endless`); how many."""
-        from generator.solver import solve_sweeps as sweeps
+        (:func:`generator.solver.solve_endless.mark_endless`); how many."""
+        from generator.solver import solve_endless
 
-        endless = sweeps.mark_endless(
+        endless = solve_endless.mark_endless(
             self.base, self.size, self.places, self.policy, self.throws, self.lengths
         )
         return int(endless)

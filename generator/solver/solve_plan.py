@@ -87,8 +87,8 @@ class Plan:
 
     @property
     def held_whole_bytes(self) -> int:
-        """What each worker of today's distributed solve holds whole (:func:`held_whole`)."""
-        return held_whole(self.states)
+        """What each worker of today's distributed solve lists whole (:func:`held_whole`)."""
+        return held_whole(self.largest_layer)
 
 
 def over_codes(largest_layer: int) -> bool:
@@ -100,12 +100,23 @@ def over_codes(largest_layer: int) -> bool:
     return largest_layer >= CODED_STATES
 
 
-def held_whole(states: int) -> int:
-    """The bytes each worker of today's distributed solve holds whatever the workers: every
-    state's value and expected length, a float each (:mod:`generator.solver.cluster` splits a
-    layer's sweeps, not these arrays). The plan's memory a worker is for splitting them as well,
-    the step that games past one machine still need."""
-    return 2 * FLOAT_BYTES * states
+WHOLE_LIST_BYTES = 8 + 4 + 4 + 4 + 4
+"""What each worker of today's distributed solve lists for every state of the layer it solves,
+whatever the workers, at most: the layer's sweep order (a key of up to 8 bytes and an id of 4,
+:func:`generator.solver.solve_estimate.sweep_order`, made whole and then cut to the worker's
+share), each state's place in it and its owner (4 bytes each, while the exchange lists are
+made, :class:`generator.solver.cluster_layer.Share`), and the owner of each state of the
+finished next layer (4 bytes, :class:`generator.solver.cluster_layer.Finished`); and the slot
+map of the layer and the next (two bits a state of the layer at most,
+:func:`generator.solver.cluster_layer.slot_map`)."""
+
+
+def held_whole(largest_layer: int) -> int:
+    """The bytes each worker of today's distributed solve lists whatever the workers, at most
+    (:data:`WHOLE_LIST_BYTES` a state of the largest layer, and its slot map). The values and
+    lengths are split (:mod:`generator.solver.cluster_layer`); these lists are not yet, and
+    the plan's memory a worker is for splitting them too."""
+    return WHOLE_LIST_BYTES * largest_layer + math.ceil(largest_layer / 4)
 
 
 def _shared_bytes(rules: Rules, exact: bool) -> int:

@@ -212,6 +212,34 @@ def layer_order(
     return k, waves, largest
 
 
+NO_SLOTS = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64))
+"""The slot map of a process that holds every state of a layer and the next (the single
+process): a state's slot is its id less the layer's base (:func:`slot`)."""
+
+
+@kernel(inline="always", _nrt=False)
+def _bits_below(word: np.uint64, bit: int) -> int:
+    """How many of ``word``'s bits below ``bit`` are set (a population count, by halves)."""
+    x = word & ((np.uint64(1) << np.uint64(bit)) - np.uint64(1))
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@kernel(inline="always", _nrt=False)
+def slot(place: int, held: np.ndarray, ranks: np.ndarray) -> int:
+    """Where the state ``place`` states past the layer's base is kept: at ``place`` itself
+    where every state is held (``held`` empty, :data:`NO_SLOTS`), else at its rank among the
+    held states (a worker of a distributed solve keeps only the states its share writes and
+    reads, :mod:`generator.solver.cluster_layer`): ``held`` has a bit a state, set where it is
+    held, and ``ranks[w]`` counts the held states before word ``w``."""
+    if held.shape[0] == 0:
+        return place
+    word = place >> 6
+    return int(ranks[word]) + _bits_below(held[word], place & 63)
+
+
 @kernel(inline="always", _nrt=False)
 def _option(
     mover: int,
@@ -219,22 +247,29 @@ def _option(
     keep: bool,
     p: int,
     next_p: int,
+    origin: int,
     base: int,
     values: np.ndarray,
+    held: np.ndarray,
+    ranks: np.ndarray,
     borne: np.ndarray,
     mask_id: np.ndarray,
     rank: np.ndarray,
     prefix: np.ndarray,
     start: np.ndarray,
 ) -> tuple[np.uint32, float]:
-    """The stored code and the mover's value of one option."""
+    """The stored code and the mover's value of one option (the successor's id less the
+    layer's first id ``origin`` is its place; its slot, :func:`slot`, is past ``base`` in
+    ``values``)."""
     if mover == WIN:
         return WIN_CODE, 1.0
     if keep:
         target = state_id(p, mover, opponent, borne, mask_id, rank, prefix, start)
-        return np.uint32(2 * (target - base) + 1), values[target]
+        at = slot(target - origin, held, ranks)
+        return np.uint32(2 * at + 1), values[base + at]
     target = state_id(next_p, opponent, mover, borne, mask_id, rank, prefix, start)
-    return np.uint32(2 * (target - base)), 1.0 - values[target]
+    at = slot(target - origin, held, ranks)
+    return np.uint32(2 * at), 1.0 - values[base + at]
 
 
 @njit(cache=True)
@@ -312,8 +347,11 @@ def _bellman_wave(
     first: int,
     last: int,
     order: np.ndarray,
+    origin: int,
     base: int,
     values: np.ndarray,
+    held: np.ndarray,
+    ranks: np.ndarray,
     policy: np.ndarray,
     settled: np.ndarray,
     sweep: int,
@@ -333,7 +371,8 @@ def _bellman_wave(
 ) -> None:
     """Bellman sweep ``sweep`` (from 1) over the wave ``order[first:last]``: new values into
     ``new_values``, the best option of each throw into ``policy`` (row ``k`` of the order).
-    :func:`commit_wave` writes the values and measures the change.
+    :func:`commit_wave` writes the values and measures the change. A successor's value is read
+    at its slot (:func:`slot`; ``origin`` is the layer's first id) past ``base`` in ``values``.
 
     ``drift`` bounds how far any value of the layer has moved since its solve began (the sum
     of each earlier sweep's largest change, and this sweep's so far); ``drift_at[r]`` is its
@@ -371,8 +410,8 @@ def _bellman_wave(
                 pick = WIN_CODE
                 for m in range(found):
                     code, value = _option(
-                        movers[m], opponents[m], keeps[m], p, next_p, base, values, borne,
-                        mask_id, rank, prefix, start,
+                        movers[m], opponents[m], keeps[m], p, next_p, origin, base, values,
+                        held, ranks, borne, mask_id, rank, prefix, start,
                     )  # fmt: skip
                     if value > best:
                         runner_up = best if m > 0 else runner_up
@@ -514,65 +553,3 @@ commit_wave = njit(cache=True, parallel=True)(_named(_commit_wave, "commit_wave"
 bellman_wave_serial = njit(cache=True)(_named(_bellman_wave, "bellman_wave_serial"))
 evaluate_wave_serial = njit(cache=True)(_named(_evaluate_wave, "evaluate_wave_serial"))
 commit_wave_serial = njit(cache=True)(_named(_commit_wave, "commit_wave_serial"))
-
-
-@njit(cache=True, parallel=True)
-def mark_endless(
-    base: int, size: int, places: np.ndarray, policy: np.ndarray, throws: int, lengths: np.ndarray
-) -> int:
-    """Set ``lengths`` to infinity for the layer's states from which, under the stored
-    choices, the game can go on for ever, and return how many; the others start at 0.
-
-    A state ends surely when some throw's choice wins or leads to a state that ends surely
-    (in this layer, or a finite one in the next); the states that cannot reach the end, and
-    every state whose choices can lead to one of them, are endless. Both are least fixed
-    points, reached by repeated sweeps (the result does not depend on their order)."""
-    ends = np.zeros(size, dtype=np.bool_)
-    changed = 1
-    while changed > 0:
-        changed = 0
-        for k in prange(size):
-            a = places[k]
-            if ends[a]:
-                continue
-            for t in range(throws):
-                code = policy[k * throws + t]
-                if code == WIN_CODE:
-                    ends[a] = True
-                else:
-                    target = code >> 1
-                    if target >= size:
-                        if np.isfinite(lengths[base + target]):
-                            ends[a] = True
-                    elif ends[target]:
-                        ends[a] = True
-            if ends[a]:
-                changed += 1
-    endless = ~ends
-    changed = 1
-    while changed > 0:
-        changed = 0
-        for k in prange(size):
-            a = places[k]
-            if endless[a]:
-                continue
-            for t in range(throws):
-                code = policy[k * throws + t]
-                if code == WIN_CODE:
-                    continue
-                target = code >> 1
-                if target >= size:
-                    if not np.isfinite(lengths[base + target]):
-                        endless[a] = True
-                elif endless[target]:
-                    endless[a] = True
-            if endless[a]:
-                changed += 1
-    total = 0
-    for a in range(size):
-        if endless[a]:
-            lengths[base + a] = np.inf
-            total += 1
-        else:
-            lengths[base + a] = 0.0
-    return total
