@@ -42,6 +42,7 @@ from numba import njit
 
 from generator.engine.rules import Rules
 from generator.solver import partition
+from generator.solver import solve_sweeps as sweeps
 from generator.solver.solve_index import StateIndex
 from generator.solver.solve_layer import HOT_SPREAD, LayerSolve
 from generator.solver.solve_moves import MoveTable
@@ -386,6 +387,7 @@ class ClusterLayerSolve(LayerSolve):
         self.base = 0
         self.own = slice(0, share.inside)
         self.held, self.ranks = slot_map(share.held, self.following)
+        self.bellman_kernels = (sweeps.bellman_wave_slotted, sweeps.bellman_wave_slotted_serial)
         share.held = share.held[:0]  # listed: the slot map finds a state's slot from now on
         if finished is None and share.read_next.size:
             raise AssertionError("solver bug: the first layer solved reads a later layer")
@@ -446,8 +448,6 @@ class ClusterLayerSolve(LayerSolve):
         """The hot states swept in place in the sweep order: run after run, each worker in
         turn, its new values passed on before the next run."""
         from mpi4py import MPI
-
-        from generator.solver import solve_sweeps as sweeps
 
         worst, throws = 0.0, self.throws
         for w in range(self.waves):

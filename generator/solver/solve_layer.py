@@ -133,6 +133,9 @@ class LayerSolve:
         self.held, self.ranks = sweeps.NO_SLOTS
         """Which states this process keeps (:func:`generator.solver.solve_sweeps.slot`): all of
         the layer and the next, at ``base`` plus their place, in ``values`` and ``lengths``."""
+        self.bellman_kernels = (sweeps.bellman_wave, sweeps.bellman_wave_serial)
+        """The Bellman sweep, on every core and on one (a worker that keeps only some states
+        has its own, :data:`generator.solver.solve_sweeps.bellman_wave_slotted`)."""
         self.size = size = int(index.layer_base[layer + 1]) - base
         self.following = int(index.layer_base[min(layer + 2, len(index.layer_base) - 1)]) - base
         if self.following >= sweeps.CODED_STATES:
@@ -258,12 +261,11 @@ class LayerSolve:
 
     def bellman(self) -> float:
         """A sweep that generates every move (where the stored choice may not stand)."""
-        from generator.solver import solve_sweeps as sweeps
 
         geo = self.geo
 
         def backup(first: int, last: int, parallel: bool, worst: float) -> None:
-            sweep = sweeps.bellman_wave if parallel else sweeps.bellman_wave_serial
+            sweep = self.bellman_kernels[0] if parallel else self.bellman_kernels[1]
             sweep(
                 first, last, self.order, self.origin, self.base, self.values, self.held,
                 self.ranks, self.policy, self.settled, self.bellman_sweeps + 1,

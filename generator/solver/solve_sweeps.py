@@ -214,7 +214,7 @@ def layer_order(
 
 NO_SLOTS = (np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64))
 """The slot map of a process that holds every state of a layer and the next (the single
-process): a state's slot is its id less the layer's base (:func:`slot`)."""
+process), which :func:`bellman_wave` does not read: a state's slot is its place."""
 
 
 @kernel(inline="always", _nrt=False)
@@ -229,13 +229,11 @@ def _bits_below(word: np.uint64, bit: int) -> int:
 
 @kernel(inline="always", _nrt=False)
 def slot(place: int, held: np.ndarray, ranks: np.ndarray) -> int:
-    """Where the state ``place`` states past the layer's base is kept: at ``place`` itself
-    where every state is held (``held`` empty, :data:`NO_SLOTS`), else at its rank among the
-    held states (a worker of a distributed solve keeps only the states its share writes and
-    reads, :mod:`generator.solver.cluster_layer`): ``held`` has a bit a state, set where it is
-    held, and ``ranks[w]`` counts the held states before word ``w``."""
-    if held.shape[0] == 0:
-        return place
+    """Where a process that keeps only some states (a worker of a distributed solve keeps
+    those its share writes and reads, :mod:`generator.solver.cluster_layer`) keeps the state
+    ``place`` states past the layer's first: at its rank among the kept states. ``held`` has a
+    bit a state of the layer and the next, set where it is kept, and ``ranks[w]`` counts the
+    kept states before word ``w``."""
     word = place >> 6
     return int(ranks[word]) + _bits_below(held[word], place & 63)
 
@@ -258,9 +256,39 @@ def _option(
     prefix: np.ndarray,
     start: np.ndarray,
 ) -> tuple[np.uint32, float]:
-    """The stored code and the mover's value of one option (the successor's id less the
-    layer's first id ``origin`` is its place; its slot, :func:`slot`, is past ``base`` in
-    ``values``)."""
+    """The stored code and the mover's value of one option, where the process holds every
+    state of the layer and the next: a successor's place is its id less the layer's first id
+    ``origin``, its value at ``base`` plus its place in ``values`` (``held`` and ``ranks`` are
+    not read: :func:`_option_slotted` reads them)."""
+    if mover == WIN:
+        return WIN_CODE, 1.0
+    if keep:
+        target = state_id(p, mover, opponent, borne, mask_id, rank, prefix, start) - origin
+        return np.uint32(2 * target + 1), values[base + target]
+    target = state_id(next_p, opponent, mover, borne, mask_id, rank, prefix, start) - origin
+    return np.uint32(2 * target), 1.0 - values[base + target]
+
+
+@kernel(inline="always", _nrt=False)
+def _option_slotted(
+    mover: int,
+    opponent: int,
+    keep: bool,
+    p: int,
+    next_p: int,
+    origin: int,
+    base: int,
+    values: np.ndarray,
+    held: np.ndarray,
+    ranks: np.ndarray,
+    borne: np.ndarray,
+    mask_id: np.ndarray,
+    rank: np.ndarray,
+    prefix: np.ndarray,
+    start: np.ndarray,
+) -> tuple[np.uint32, float]:
+    """:func:`_option` for a process that keeps only some states (a worker of a distributed
+    solve): the successor is named, and its value read, by its slot (:func:`slot`)."""
     if mover == WIN:
         return WIN_CODE, 1.0
     if keep:
@@ -372,7 +400,8 @@ def _bellman_wave(
     """Bellman sweep ``sweep`` (from 1) over the wave ``order[first:last]``: new values into
     ``new_values``, the best option of each throw into ``policy`` (row ``k`` of the order).
     :func:`commit_wave` writes the values and measures the change. A successor's value is read
-    at its slot (:func:`slot`; ``origin`` is the layer's first id) past ``base`` in ``values``.
+    at ``base`` plus its place (its id less the layer's first, ``origin``) in ``values``, or in
+    :data:`bellman_wave_slotted` its slot (:func:`slot`).
 
     ``drift`` bounds how far any value of the layer has moved since its solve began (the sum
     of each earlier sweep's largest change, and this sweep's so far); ``drift_at[r]`` is its
@@ -535,13 +564,17 @@ PARALLEL_WAVE = 20_000
 chunks either way); starting the threads costs more than they save."""
 
 
-def _named(function: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """``function`` under another name. Numba's on-disk cache files a compiled function by its
-    module, name and line, not by its options: compiled twice, once with ``parallel=True`` and
-    once without, under one name, whichever was cached first was loaded for both, and the
-    parallel sweeps ran on one thread."""
+def _named(
+    function: Callable[..., Any], name: str, **bound: Callable[..., Any]
+) -> Callable[..., Any]:
+    """``function`` under another name, with the module's functions named in ``bound``
+    replaced. Numba's on-disk cache files a compiled function by its module, name and line,
+    not by its options: compiled twice, once with ``parallel=True`` and once without, under one
+    name, whichever was cached first was loaded for both, and the parallel sweeps ran on one
+    thread."""
     code = function.__code__.replace(co_name=name, co_qualname=name)
-    twin = types.FunctionType(code, function.__globals__, name, function.__defaults__)
+    scope = {**function.__globals__, **bound} if bound else function.__globals__
+    twin = types.FunctionType(code, scope, name, function.__defaults__)
     twin.__qualname__ = name
     twin.__doc__ = function.__doc__
     return twin
@@ -551,5 +584,14 @@ bellman_wave = njit(cache=True, parallel=True)(_named(_bellman_wave, "bellman_wa
 evaluate_wave = njit(cache=True, parallel=True)(_named(_evaluate_wave, "evaluate_wave"))
 commit_wave = njit(cache=True, parallel=True)(_named(_commit_wave, "commit_wave"))
 bellman_wave_serial = njit(cache=True)(_named(_bellman_wave, "bellman_wave_serial"))
+# A worker of a distributed solve reads successors by slot. Its own kernels, not a branch in
+# the single process's: the slot lookup in bellman_wave, even never taken, made its sweeps
+# 2.4 times slower (four-piece Finkel, bench/solver_sweeps.py, 2,223 against 884 ns a state).
+bellman_wave_slotted = njit(cache=True, parallel=True)(
+    _named(_bellman_wave, "bellman_wave_slotted", _option=_option_slotted)
+)
+bellman_wave_slotted_serial = njit(cache=True)(
+    _named(_bellman_wave, "bellman_wave_slotted_serial", _option=_option_slotted)
+)
 evaluate_wave_serial = njit(cache=True)(_named(_evaluate_wave, "evaluate_wave_serial"))
 commit_wave_serial = njit(cache=True)(_named(_commit_wave, "commit_wave_serial"))
