@@ -140,6 +140,19 @@ def _flush_folder(folder: Path) -> None:
         os.close(handle)
 
 
+def name_whole(written: Path, path: Path) -> None:
+    """Give ``path`` the file ``written`` under another name, in one step, once it is whole
+    (a file mapped and filled in place, such as a distributed solve's solution): its data are
+    flushed to the disk first, so the name never stands for a half-written file."""
+    handle = os.open(written, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+    os.replace(written, path)
+    _flush_folder(path.parent)
+
+
 def write_staged(path: Path, data: bytes | str) -> None:
     """Write a new file into a staging folder that is renamed into place whole once complete
     (the generated pages): the folder is the temporary, so the file is neither renamed nor

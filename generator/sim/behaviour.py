@@ -25,14 +25,14 @@ SIGNIFICANT = 10
 """Digits kept of a fraction: a sum's last bits may differ from one processor to another."""
 
 
-def rounded(value: Any) -> Any:
-    """``value`` with every float to :data:`SIGNIFICANT` digits (lists and dicts through)."""
+def rounded(value: Any, digits: int = SIGNIFICANT) -> Any:
+    """``value`` with every float to ``digits`` significant digits (lists and dicts through)."""
     if isinstance(value, float):
-        return float(f"{value:.{SIGNIFICANT}g}")
+        return float(f"{value:.{digits}g}")
     if isinstance(value, dict):
-        return {k: rounded(v) for k, v in value.items()}
+        return {k: rounded(v, digits) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [rounded(v) for v in value]
+        return [rounded(v, digits) for v in value]
     return value
 
 

@@ -127,7 +127,6 @@ memory the allocator keeps after them (``malloc_trim`` gave back about 100 MiB o
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -379,7 +378,7 @@ def _with_compile(solution: Solution, seconds: float) -> Solution:
 def save_solution(folder: Path, solution: Solution) -> None:
     """The solution's values and lengths (``values.npy``, ``lengths.npy``) and its start
     value and figures (``solution.json``), each written whole."""
-    from generator.files import replace_file
+    from generator.files import name_whole, replace_file
 
     def saver(array: FloatArray) -> Callable[[BinaryIO], None]:
         return lambda file: np.save(file, array)
@@ -388,7 +387,7 @@ def save_solution(folder: Path, solution: Solution) -> None:
         partial = folder / f"{name}{PARTIAL}"
         if isinstance(array, np.memmap) and Path(str(array.filename)) == partial:
             array.flush()
-            os.replace(partial, folder / f"{name}.npy")  # written whole: named as whole
+            name_whole(partial, folder / f"{name}.npy")
         else:
             replace_file(folder / f"{name}.npy", saver(array))
     write_json(
