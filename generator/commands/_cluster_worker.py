@@ -15,12 +15,8 @@ def worker(argv: list[str]) -> int:
 
     from generator.commands._catalog import load_named, parse_changes
     from generator.commands.solve import compiled, print_solution
-    from generator.solver.cluster import (
-        cluster_path,
-        process_peak,
-        save_solution,
-        solve_distributed,
-    )
+    from generator.processes import process_peak
+    from generator.solver.cluster import cluster_path, save_solution, solve_distributed
     from generator.solver.solve import with_pieces
 
     parser = argparse.ArgumentParser(prog="generator.commands._cluster_worker")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import resource
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from generator.commands._options import add_set_argument, add_solve_arguments, whole_number
 from generator.model.values import MAX_PIECES
+from generator.processes import process_peak
 
 if TYPE_CHECKING:
     from generator.engine.rules import Rules
@@ -182,7 +182,7 @@ def print_solution(
 ) -> None:
     """A solve's start value, length and figures, as ``solve`` prints them (``where``: how
     it was solved, when not by this process alone)."""
-    peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak_rss = process_peak()
     origin = "loaded from the cache" if solution.from_cache else f"solved now{where}"
     if solution.resumed_layers:
         origin += f", resumed after {solution.resumed_layers} checkpointed layer(s)"

@@ -136,6 +136,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.engine.rules import Rules
+from generator.processes import process_peak
 from generator.sim.cache_files import read_arrays, read_json, write_arrays, write_json
 from generator.solver.cluster_layer import (
     ClusterLayerSolve,
@@ -319,20 +320,11 @@ def solve_distributed(
             )
     if whole is None:
         return None
-    values, lengths = whole
-    values.flush()
-    lengths.flush()
+    values, lengths = whole  # flushed layer by layer (_write_whole)
     solution = totals.solution(
         rules, geo, configs, index, values, lengths, peak, tolerance, from_cache=False
     )
     return _with_compile(solution, compile_seconds)
-
-
-def process_peak() -> int:
-    """This process's peak resident memory so far, in bytes."""
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 PARTIAL = ".partial.npy"

@@ -33,7 +33,6 @@ from its id by a bit a state of the layer and the next
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -393,12 +392,12 @@ class ClusterLayerSolve(LayerSolve):
             raise AssertionError("solver bug: the first layer solved reads a later layer")
         self.next_layer = finished
         # As one process, a float a state kept at a time: the values, then the lengths.
-        self.values, self.lengths = self.kept("values"), np.empty(0)
+        self.values, self.lengths = self.slot_array("values"), np.empty(0)
         self.own_values = np.empty(0)
         self.agree_every_wave = False
         self.sweep_change = 0.0
 
-    def kept(self, name: str) -> FloatArray:
+    def slot_array(self, name: str) -> FloatArray:
         """An array of this worker's slots, with the next layer's ``name`` (values or lengths)
         asked of their owners."""
         share = self.share
@@ -413,7 +412,7 @@ class ClusterLayerSolve(LayerSolve):
         aside and the rest dropped, then the lengths kept in their place."""
         self.own_values = self.values[self.places]
         self.values = np.empty(0)
-        self.lengths = self.kept("lengths")
+        self.lengths = self.slot_array("lengths")
         super().solve_lengths()
 
     def finished(self) -> Finished:
@@ -473,22 +472,24 @@ class ClusterLayerSolve(LayerSolve):
 
         inside = self.share.inside
         ends = np.zeros(inside, dtype=np.bool_)
-        self._to_fixed_point(endless_search.mark_ends, ends)
+        self._to_fixed_point(ends, spreading=False)
         endless = ~ends
-        self._to_fixed_point(endless_search.spread_endless, endless)
+        self._to_fixed_point(endless, spreading=True)
         endless_search.write_endless(0, inside, self.lengths, endless)
         return int(reduce(self.comm, float(np.count_nonzero(endless[self.places])), MPI.SUM))
 
-    def _to_fixed_point(self, mark: Callable[..., int], flags: npt.NDArray[np.bool_]) -> None:
-        """Mark ``flags`` by ``mark`` (:func:`generator.solver.solve_endless.mark_ends` or
-        :func:`~generator.solver.solve_endless.spread_endless`) and send them on, round after
-        round, until a round in which no worker marked any."""
+    def _to_fixed_point(self, flags: npt.NDArray[np.bool_], spreading: bool) -> None:
+        """Mark ``flags`` (:func:`generator.solver.solve_endless.mark_until_fixed`) and send
+        them on, round after round, until a round in which no worker marked any."""
         from mpi4py import MPI
 
+        from generator.solver.solve_endless import mark_until_fixed
+
         while True:
-            marked = mark(
-                0, self.share.inside, self.places, self.policy, self.throws, self.lengths, flags
-            )
+            marked = mark_until_fixed(
+                0, self.share.inside, self.places, self.policy, self.throws, self.lengths, flags,
+                spreading,
+            )  # fmt: skip
             for wave in range(self.waves):
                 self.share.exchange(flags, wave, 0.0, False)
             if reduce(self.comm, float(marked), MPI.SUM) == 0:

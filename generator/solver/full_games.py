@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import resource
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any
 
 from generator.engine.rules import Rules, compile_rules
 from generator.model.catalog_contents import Catalog
+from generator.processes import process_peak
 from generator.sim import results_files
 from generator.sim.variation import Change, canonical
 from generator.solver.behaviour import estimate_digest
@@ -194,7 +194,7 @@ def solve_full_game(
         progress=progress,
         start=used,
     )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = process_peak()
     origin = "read from the solve cache" if solution.from_cache else "solved"
     if solution.resumed_layers:
         origin += f", resumed after {solution.resumed_layers} checkpointed layers"

@@ -19,86 +19,53 @@ def mark_endless(
     A state ends surely when some throw's choice wins or leads to a state that ends surely
     (in this layer, or a finite one in the next); the states that cannot reach the end, and
     every state whose choices can lead to one of them, are endless. Both are least fixed
-    points, reached by repeated sweeps (:func:`mark_ends`, :func:`spread_endless`; the result
-    does not depend on their order, so a distributed solve reaches them worker by worker)."""
+    points, reached by repeated sweeps (:func:`mark_until_fixed`; the result does not depend on
+    their order, so a distributed solve reaches them worker by worker)."""
     ends = np.zeros(size, dtype=np.bool_)
-    mark_ends(base, size, places, policy, throws, lengths, ends)
+    mark_until_fixed(base, size, places, policy, throws, lengths, ends, False)
     endless = ~ends
-    spread_endless(base, size, places, policy, throws, lengths, endless)
+    mark_until_fixed(base, size, places, policy, throws, lengths, endless, True)
     return write_endless(base, size, lengths, endless)
 
 
 @njit(cache=True, parallel=True)
-def mark_ends(
+def mark_until_fixed(
     base: int,
     size: int,
     places: np.ndarray,
     policy: np.ndarray,
     throws: int,
     lengths: np.ndarray,
-    ends: np.ndarray,
+    flags: np.ndarray,
+    spreading: bool,
 ) -> int:
-    """Mark in ``ends`` the states at ``places`` (rows of ``policy``) that end surely, given
-    the marks already made, until no more can be: a throw's choice wins, or leads to a marked
-    state of this layer (a slot below ``size``) or a finite one of the next (its length at
-    ``base`` plus its slot). Returns how many it marked."""
+    """Mark in ``flags`` the states at ``places`` (rows of ``policy``), given the marks already
+    made, until no more can be; returns how many it marked. A state is marked when some throw's
+    choice leads to a marked state of this layer (a slot below ``size``) or, in the next, to a
+    state of finite length (its length at ``base`` plus its slot) or, ``spreading``, of
+    infinite length; or, not ``spreading``, when a choice wins. Not ``spreading``: the states
+    that end surely; ``spreading`` from the states that cannot: the endless states."""
     marked = 0
     changed = 1
     while changed > 0:
         changed = 0
         for k in prange(places.shape[0]):
             a = places[k]
-            if ends[a]:
+            if flags[a]:
                 continue
             for t in range(throws):
                 code = policy[k * throws + t]
                 if code == WIN_CODE:
-                    ends[a] = True
+                    hit = not spreading
                 else:
                     target = code >> 1
                     if target >= size:
-                        if np.isfinite(lengths[base + target]):
-                            ends[a] = True
-                    elif ends[target]:
-                        ends[a] = True
-            if ends[a]:
-                changed += 1
-        marked += changed
-    return marked
-
-
-@njit(cache=True, parallel=True)
-def spread_endless(
-    base: int,
-    size: int,
-    places: np.ndarray,
-    policy: np.ndarray,
-    throws: int,
-    lengths: np.ndarray,
-    endless: np.ndarray,
-) -> int:
-    """Mark in ``endless`` the states at ``places`` some choice of which leads to an endless
-    state (marked, of this layer, or of infinite length, of the next), until no more can be;
-    returns how many it marked (as :func:`mark_ends`)."""
-    marked = 0
-    changed = 1
-    while changed > 0:
-        changed = 0
-        for k in prange(places.shape[0]):
-            a = places[k]
-            if endless[a]:
-                continue
-            for t in range(throws):
-                code = policy[k * throws + t]
-                if code == WIN_CODE:
-                    continue
-                target = code >> 1
-                if target >= size:
-                    if not np.isfinite(lengths[base + target]):
-                        endless[a] = True
-                elif endless[target]:
-                    endless[a] = True
-            if endless[a]:
+                        hit = np.isfinite(lengths[base + target]) != spreading
+                    else:
+                        hit = flags[target]
+                if hit:
+                    flags[a] = True
+            if flags[a]:
                 changed += 1
         marked += changed
     return marked
