@@ -4,6 +4,7 @@ whose worker is killed resumes from the finished layers to the same values."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -14,14 +15,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generator.engine.rules import Rules, compile_rules
+from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import load_catalog
 from generator.sim.cache_files import write_json
 from generator.solver import cluster_layer, partition
 from generator.solver.cluster import WORKING, WorkerCheckpoints, cluster_path, loss_report
 from generator.solver.cluster_check import compare_arrays, compare_folder, local_workers
-from generator.solver.cluster_layer import mine, read_in_layer
+from generator.solver.cluster_layer import read_by_share, read_in_layer
+from generator.solver.layer_split import split_layer
 from generator.solver.solve import solve, with_pieces
+from generator.solver.solve_estimate import sweep_order
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "generator"]
@@ -49,19 +52,46 @@ def assert_same_as_single(rules: Rules, cache: Path, printed: str) -> None:
     assert found.same_bits, found.lines()
 
 
-@pytest.mark.parametrize("workers", [2, 3])
-def test_wave_runs_are_the_partition_split(workers: int) -> None:
-    """Each worker sweeps exactly the states the partition's chosen split gives it."""
-    solved = partition.game(rules_of("royalur-finkel", 2))
-    for layer in range(len(solved.index.layer_sizes)):
-        if solved.index.layer_sizes[layer] == 0:
-            continue
-        graph = partition.layer_graph(solved, layer)
-        owner = partition.owners(graph, partition.CHOSEN, workers)
-        runs = partition.wave_runs(graph.wave_start, workers)
-        for r in range(workers):
-            places = graph.places[mine(runs, r)].astype(np.int64)
-            assert np.array_equal(np.sort(places), np.flatnonzero(owner == r))
+def lopsided(pieces: int) -> Rules:
+    """The Great Book's game with a rosette on light's first square only: the colours differ,
+    so the solver keeps both sides' perspectives."""
+    rules = rules_of("finkel-great-book", pieces)
+    first = rules.cells[Side.LIGHT][0]
+    return dataclasses.replace(rules, extra_throw_cells=rules.extra_throw_cells | {first})
+
+
+@pytest.mark.parametrize(
+    ("rules", "perspectives"),
+    [(rules_of("royalur-finkel", 2), 1), (rules_of("merit-1976", 2), 1), (lopsided(2), 2)],
+    ids=["finkel", "merit-stacking", "two-perspectives"],
+)
+def test_each_worker_lists_its_runs_of_the_layer_alone(rules: Rules, perspectives: int) -> None:
+    """A worker's share, found without listing the layer, is its runs of each wave of the
+    whole layer's sweep order (the partition's chosen split), in that order, and the split
+    names each state's owner and its place in the order."""
+    solved = partition.game(rules)
+    index = solved.index
+    assert solved.geo.perspectives == perspectives
+    for layer in range(len(index.layer_sizes)):
+        order = sweep_order(solved.geo, solved.configs, index, layer)
+        for workers in (1, 2, 3, 7):
+            split = split_layer(solved.geo, index, layer, workers)
+            runs = partition.wave_runs(order.wave_start, workers)
+            places = []
+            for r in range(workers):
+                first, last = runs[:, r], runs[:, r + 1]
+                run_places = np.concatenate(
+                    [np.arange(a, b) for a, b in zip(first, last, strict=True)]
+                ).astype(np.int64)
+                keys, ids = split.share(r, index, order.order.dtype)
+                assert np.array_equal(keys, order.order[run_places])
+                assert np.array_equal(ids, order.places[run_places])
+                owner, place = split.owner_of(keys)
+                assert np.all(owner == r)
+                places.append((place, run_places))
+            place = np.concatenate([p for p, _ in places])
+            run_places = np.concatenate([k for _, k in places])
+            assert np.array_equal(run_places[np.argsort(place)], np.arange(order.order.size))
 
 
 def test_a_share_lists_what_it_reads_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,6 +106,18 @@ def test_a_share_lists_what_it_reads_a_chunk_at_a_time(monkeypatch: pytest.Monke
     monkeypatch.setattr(cluster_layer, "READ_CHUNK", 7)
     assert np.array_equal(read_in_layer(solved, keys, graph.base, graph.size), whole)
     assert whole.size > 0 and whole.max() < graph.size
+    # Each state read comes with its key, which the split reads to find its owner.
+    reads = read_by_share(solved, keys, graph.base, graph.size)
+    count = solved.configs.count
+    for ids, read_keys in ((reads.inside, reads.inside_keys), (reads.outside, reads.outside_keys)):
+        assert ids.size > 0 and read_keys.shape == ids.shape
+        named = [
+            solved.index.state_id(
+                int(k // (count * count)), int(k // count % count), int(k % count)
+            )
+            for k in read_keys
+        ]
+        assert np.array_equal(np.array(named) - graph.base, ids)
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ from generator.solver.solve_plan import (
     PlanRefused,
     count,
     fewest_workers,
-    over_codes,
+    held_whole,
     plan,
     planned,
 )
@@ -60,7 +60,7 @@ def test_workers_memory_adds_up_to_one_process(finkel_two: dict[int, Plan]) -> N
     for workers, found in finkel_two.items():
         assert found.shared_bytes == alone.shared_bytes
         received = 8 * -(-(found.traffic.values + found.traffic.once) // workers)
-        share = found.worker_bytes - found.shared_bytes - received
+        share = found.worker_bytes - found.shared_bytes - found.held_whole_bytes - received
         grows = found.single_bytes - found.shared_bytes
         assert grows <= workers * share < grows + workers
     assert finkel_two[4].worker_bytes < finkel_two[3].worker_bytes < alone.worker_bytes
@@ -132,28 +132,40 @@ def test_the_command_prints_the_plan() -> None:
     assert status == 0
     assert "states:                     12,869 (counted)" in out
     assert "counted exactly on this game" in out and "fits:                       yes" in out
-    assert "held whole today:           0.00 GiB a worker" in out
+    assert "listed whole:               0.00 GiB a worker" in out
+    assert "its 32-bit choice codes name them" in out
 
 
-def test_each_worker_lists_the_largest_layer_whole_today(finkel_two: dict[int, Plan]) -> None:
-    """Today's workers split the values and lengths but list the layer's sweep order and
-    owners whole: what each lists does not shrink with more workers (24 bytes and a quarter a
-    state of the largest layer, at most), and the plan says so apart from its split memory."""
+def test_what_each_worker_lists_whole_is_its_slot_map(finkel_two: dict[int, Plan]) -> None:
+    """A worker lists only its share of the layer; what it keeps for every state of the
+    layer and the next, whatever the workers, is its slot map (a bit a state and a count
+    every 64: a quarter of a byte a state of the two largest layers at most), and every
+    worker's memory counts it."""
     held = {workers: found.held_whole_bytes for workers, found in finkel_two.items()}
     largest = finkel_two[1].largest_layer
-    assert set(held.values()) == {24 * largest + -(-largest // 4)}
+    assert set(held.values()) == {held_whole(largest)} == {-(-2 * largest // 4)}
+    for found in finkel_two.values():
+        assert found.worker_bytes >= found.shared_bytes + found.held_whole_bytes
     assert finkel_two[4].worker_bytes < finkel_two[1].worker_bytes
 
 
-def test_a_layer_past_the_choice_codes_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stored choice names a state of its layer or the next in 32 bits: a solve with more
-    states there is refused with the count, and the plan flags a largest layer past them."""
+def test_a_layer_past_one_processs_choice_codes_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stored choice names a state of its layer or the next in 32 bits: one process
+    refuses a solve with more states there, naming the count and the way out (workers, whose
+    codes name their own states); the plan takes enough workers that each keeps fewer."""
     monkeypatch.setattr(solve_sweeps, "CODED_STATES", 50)
-    with pytest.raises(SolveRefused, match="more than the 32-bit choice codes name"):
+    with pytest.raises(SolveRefused, match=r"more than the 32-bit choice codes name.*--workers"):
         solve(with_pieces(rules_for("royalur-finkel"), 2), cache_dir=None)
-    assert over_codes(50) and not over_codes(49)
+    counted = count(with_pieces(rules_for("royalur-finkel"), 2))
+    assert not planned(counted, 1).codes_fit
+    found = fewest_workers(counted, 2**40)  # memory is no limit: the codes decide
+    assert found.codes_fit and found.slots_per_worker < 50 and found.workers > 1
+    assert not planned(counted, found.workers - 1).fits(2**40)
     status, out, _ = _run("solve", "royalur-finkel", "--pieces", "2", "--plan", "--workers", "2")
-    assert status == 0 and "refused until they are widened" in out
+    assert status == 0 and "do not name them: more workers needed" in out
+    assert "no, its choice codes are too few" in out
 
 
 def test_the_command_writes_the_costed_plan(tmp_path: Path) -> None:
@@ -230,10 +242,17 @@ def test_the_method_page_gives_the_costed_plan() -> None:
         "traffic_measured_on_pieces": 3, "transfer_seconds_per_sweep": 5.25,
         "processor_hours": 199.0, "wall_hours": 4.97, "dollars": 12.5,
         "single_bytes": 215 * 2**30, "largest_layer": 4_795_434_644,
+        "listed_whole_bytes": 2 * 2**30, "states_a_machine_keeps": 1_900_000_000,
     }  # fmt: skip
-    huge = {**game, "states": 6_782_875_384_560, "states_counted": False, "machines": 2_000}
+    huge = {**game, "states": 186_775_548_057, "states_counted": False, "machines": 200}
+    unfit = {
+        "pieces": 7, "states": 6_782_875_384_560, "states_counted": False,
+        "largest_layer": 1_695_718_846_140, "machines": None,
+        "every_machine_bytes": 800 * 2**30, "listed_whole_bytes": 790 * 2**30,
+        "single_bytes": 97 * 2**40,
+    }  # fmt: skip
     found = CostedPlan(
-        {"merit-1976": game, "murray-1952-royalur": huge},
+        {"merit-1976": game, "tablet-finkel-2007": huge, "murray-1952-royalur": unfit},
         dataclasses.asdict(MACHINE),
         {"per_second": 16_002.0, "variant": "bell-1960", "states": 1, "cpu_seconds": 1.0},
         "ur-variants solve merit-1976 murray-1952-royalur --plan --write-results",
@@ -241,6 +260,8 @@ def test_the_method_page_gives_the_costed_plan() -> None:
     )
     assert plan_problems(found) == []
     assert plan_problems(CostedPlan({"merit-1976": {**game, "machines": 0}}, *_rest(found)))
+    small_map = {**unfit, "every_machine_bytes": 2**30}  # would fit: the plan is wrong
+    assert plan_problems(CostedPlan({"merit-1976": game, "x": small_map}, *_rest(found)))
     catalog = repository_catalog()
     results = Results(0, {SOLVE_PLAN.name: found})
     figures = statistics_files(SiteContext(catalog, None, load_editions(VARIANTS)), results)
@@ -248,16 +269,22 @@ def test_the_method_page_gives_the_costed_plan() -> None:
     section = method[method.index("### Past one machine") :]
     assert f"`{found.command}`" in section
     assert "| 7 | 11,463,005,977 | 5 | 60 GiB | 30 GiB (from 3 pieces) | 5.2 s |" in section
-    assert "about 6,782,875,384,560 positions, would need 2,000 machines" in section
+    assert "about 186,775,548,057 positions, would need 200 machines" in section
     assert MACHINE.assumed in section
     merit = catalog.variants["merit-1976"].short
     words = " ".join(section.split())
-    assert "every position of the layer it solves (the order it sweeps them in and which" in words
-    assert f"up to 108 GiB for {merit} with 7 pieces a side" in words
-    assert "which reach 2,147,483,647 positions" in section
-    assert f"the largest layer of {merit} alone has 4,795,434,644." in " ".join(section.split())
-    fits = {vid: {**g, "largest_layer": 1_000_000} for vid, g in found.games.items()}
-    assert not CostedPlan(fits, *_rest(found)).all_over_codes
+    assert "Each machine lists only its share of the layer it solves" in words
+    assert f"two bits a position: up to 2.0 GiB for {merit} with 7 pieces a side" in words
+    assert "which reach 2,147,483,647" in words
+    assert f"(about 1,900,000,000 for {merit} on 5 machines)" in words
+    murray = catalog.variants["murray-1952-royalur"].short
+    assert (
+        f"{murray}, with about 6,782,875,384,560 positions, fits no number of these machines:"
+        " its largest layer alone has about 1,695,718,846,140, and the map of a layer and the"
+        " next would take 790 GiB on every machine, more than its 64 GiB" in words
+    )
+    assert "at least 1,552 machines to hold the 97 TiB that one machine alone would need" in words
+    assert "| 7 | about 6,782,875,384,560 |" not in section  # no row for a game that fits none
 
 
 def _rest(found: CostedPlan) -> tuple[Any, ...]:

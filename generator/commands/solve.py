@@ -215,6 +215,7 @@ def print_solution(
 def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None:
     """The distributed solve's plan (:func:`generator.solver.solve_plan.plan`), printed."""
     from generator.solver.solve_plan import plan
+    from generator.solver.solve_sweeps import CODED_STATES
 
     found = plan(rules, workers)
     gib = 2**30
@@ -238,25 +239,26 @@ def print_plan(variant: str, rules: Rules, workers: int, max_bytes: int) -> None
         f" {found.single_bytes / gib:,.2f} GiB)"
     )
     print(
-        f"  held whole today:           {found.held_whole_bytes / gib:,.2f} GiB a worker at most"
-        " (the largest layer's sweep order and owners: today's workers split the values and"
-        " lengths, not these lists; the memory per worker above is for splitting them too)"
+        f"  listed whole:               {found.held_whole_bytes / gib:,.2f} GiB a worker at most"
+        " (the slot map of the layer and the next; the rest is split)"
     )
     print(
         f"  traffic per sweep:          {traffic.values:,} values, {traffic.bytes / gib:,.3f} GiB,"
         f" crossing workers in the largest layer ({how})"
     )
     print(f"  next layer, read once:      {traffic.once:,} values")
-    if found.over_codes:
-        print(
-            f"  choice codes:               the largest layer's {found.largest_layer:,} states are"
-            " more than the 32-bit choice codes name: refused until they are widened"
-        )
+    codes = "name them" if found.codes_fit else "do not name them: more workers needed"
+    print(
+        f"  states a worker keeps:      about {found.slots_per_worker:,}; its 32-bit choice"
+        f" codes {codes} (at most {CODED_STATES:,})"
+    )
     limit = f"{max_bytes / gib:g} GiB a worker"
     if found.fits(max_bytes):
         print(f"  fits:                       yes, within {limit}")
-    else:
+    elif found.worker_bytes > max_bytes:
         print(f"  fits:                       no, over {limit}; more workers or more memory")
+    else:
+        print("  fits:                       no, its choice codes are too few; more workers")
 
 
 def write_costed_plan(args: argparse.Namespace, catalog: Catalog, changes: list[Change]) -> int:
@@ -290,6 +292,13 @@ def write_costed_plan(args: argparse.Namespace, catalog: Catalog, changes: list[
         return 2
     memory_gib = results["rented_machine"]["memory_gib"]
     for variant, game in results["games"].items():
+        if game["machines"] is None:
+            print(
+                f"{variant}, {game['pieces']} pieces a side: no number of machines of"
+                f" {memory_gib} GiB: each would hold {game['every_machine_bytes'] / 2**30:,.0f}"
+                " GiB alone (the slot map of the layer and the next, the tables and the process)"
+            )
+            continue
         print(
             f"{variant}, {game['pieces']} pieces a side: {game['machines']:,} machines of"
             f" {memory_gib} GiB, {game['worker_bytes'] / 2**30:.1f} GiB"

@@ -10,7 +10,6 @@ from typing import Any
 from generator.measure.core import Settings, Step
 from generator.model.catalog_contents import Catalog
 from generator.solver.plan_cost import PLAN_FILE, read_plan
-from generator.solver.solve_plan import held_whole, over_codes
 
 
 @dataclass(frozen=True)
@@ -25,32 +24,32 @@ class CostedPlan:
     date: str
 
     @property
+    def fitting(self) -> dict[str, dict[str, Any]]:
+        """The games some number of the machines holds."""
+        return {vid: game for vid, game in self.games.items() if game["machines"] is not None}
+
+    @property
+    def unfit(self) -> dict[str, dict[str, Any]]:
+        """The games no number of the machines holds: each would hold more than its memory
+        alone."""
+        return {vid: game for vid, game in self.games.items() if game["machines"] is None}
+
+    @property
     def largest(self) -> str:
-        """The rulebook whose game has the most positions."""
-        return max(self.games, key=lambda vid: int(self.games[vid]["states"]))
+        """The rulebook of the fitting game with the most positions."""
+        return max(self.fitting, key=lambda vid: int(self.games[vid]["states"]))
 
     @property
     def smallest(self) -> str:
-        """The rulebook whose game has the fewest positions."""
-        return min(self.games, key=lambda vid: int(self.games[vid]["states"]))
+        """The rulebook of the fitting game with the fewest positions."""
+        return min(self.fitting, key=lambda vid: int(self.games[vid]["states"]))
 
     @property
     def coded_states(self) -> int:
-        """The states of a layer and the next that the solver's choice codes name."""
+        """The states a machine's 32-bit choice codes name."""
         from generator.solver.solve_sweeps import CODED_STATES
 
         return CODED_STATES
-
-    @property
-    def all_over_codes(self) -> bool:
-        """Whether every game's largest layer alone is more than the choice codes name
-        (:func:`generator.solver.solve_plan.over_codes`)."""
-        return all(over_codes(int(game["largest_layer"])) for game in self.games.values())
-
-    def held_whole(self, vid: str) -> int:
-        """The bytes each machine of today's solver would list of ``vid``'s game whatever the
-        machines (:func:`generator.solver.solve_plan.held_whole`)."""
-        return held_whole(int(self.games[vid]["largest_layer"]))
 
 
 def read_solve_plan(catalog: Catalog, settings: Settings) -> CostedPlan | None:
@@ -68,15 +67,25 @@ def read_solve_plan(catalog: Catalog, settings: Settings) -> CostedPlan | None:
 
 
 def plan_problems(found: CostedPlan | None) -> list[str]:
-    """A game with no machines, no states or a negative time or price."""
+    """A game with no machines, no states or a negative time or price; a game that fits no
+    machine though what each would hold is within its memory."""
     if found is None:
         return []
-    return [
+    fitting = [
         f"solve plan of {vid}: {name} is {game[name]}"
-        for vid, game in found.games.items()
+        for vid, game in found.fitting.items()
         for name in ("machines", "states", "wall_hours", "dollars")
         if not game[name] > 0
     ]
+    memory = int(found.machine["memory_gib"]) * 2**30
+    unfit = [
+        f"solve plan of {vid}: no machine fits, yet each would hold only"
+        f" {game['every_machine_bytes']:,} bytes alone"
+        for vid, game in found.unfit.items()
+        if not game["every_machine_bytes"] > memory
+    ]
+    none = [] if found.fitting else ["solve plan: no game fits any number of machines"]
+    return fitting + unfit + none
 
 
 SOLVE_PLAN = Step("solve plan", read_solve_plan, plan_problems)

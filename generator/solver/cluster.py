@@ -106,11 +106,15 @@ worker's arrays exactly as one process reads its own; a Bellman sweep finds a ge
 successor's slot from its id by a bit a state of the layer and the next and a count every 64
 states (:func:`generator.solver.solve_sweeps.slot`). The endless states are found in rounds of
 marking and sending the marks on. The first worker writes each finished layer into the whole
-solution's files, mapped from disk. Still listed whole by every worker: the index's tables
-(small), and the layer's sweep order (made whole, then cut to the worker's share) and each
-state's owner, at most 24 bytes and a quarter a state of the largest layer
-(:data:`generator.solver.solve_plan.WHOLE_LIST_BYTES`): the next step for the games past one
-machine, with wider choice codes.
+solution's files, mapped from disk, a chunk of each worker's share at a time
+(:func:`generator.solver.cluster_layer.send_to_first`). Nothing a state of the whole layer is
+listed but the slot map and the index's tables (small): each worker lists its own runs of the
+waves alone and finds who owns a state, and when it is swept, from the state itself
+(:mod:`generator.solver.layer_split`). Until then every worker listed the layer's sweep order
+and each state's owner whole, 24 bytes and a quarter a state of the largest layer. A stored
+choice names a slot, so a worker's 32-bit codes name its own states: a layer past one process's
+codes (Merit 1976's) is solved on enough workers that each keeps fewer.
+
 Measured on five-piece Finkel (14,669,769 states, the largest layer 4,841,370) on two workers,
 against the commit before, whose workers held the whole arrays: the same first-player value
 (51.6026115570 %); the numpy memory a worker allocates for the largest layer (traced by
@@ -133,23 +137,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
-import numpy.typing as npt
 
 from generator.engine.rules import Rules
 from generator.processes import process_peak
 from generator.sim.cache_files import read_arrays, read_json, write_arrays, write_json
-from generator.solver.cluster_layer import (
-    ClusterLayerSolve,
-    Finished,
-    gather_to_first,
-    layer_owner,
-    mine,
-)
-from generator.solver.partition import wave_runs
+from generator.solver.cluster_layer import ClusterLayerSolve, Finished, send_to_first
+from generator.solver.layer_split import split_layer
 from generator.solver.solution import Solution, Totals
 from generator.solver.solve import solution_path, warm_up
 from generator.solver.solve_checkpoints import release_pages
-from generator.solver.solve_estimate import checked_move_table, sweep_order
+from generator.solver.solve_estimate import checked_move_table, order_dtype
 from generator.solver.solve_index import build_index
 from generator.solver.solve_layer import run_layer
 from generator.solver.solve_space import (
@@ -274,17 +271,16 @@ def solve_distributed(
         if index.layer_sizes[layer] == 0:
             continue
         base = int(index.layer_base[layer])
+        layer_size = int(index.layer_sizes[layer])
         if resuming:
-            order = sweep_order(geo, configs, index, layer)
-            runs = wave_runs(order.wave_start, comm.size)
-            own = order.places[mine(runs, comm.rank)]
+            split = split_layer(geo, index, layer, comm.size)
+            _, own = split.share(comm.rank, index, order_dtype(geo.perspectives, configs.count))
             saved = store.load(layer, own.size)
             resuming = bool(comm.allreduce(saved is not None, op=MPI.LAND))
             if resuming and saved is not None:
                 values, lengths, record = saved
-                owner = layer_owner(order.places, runs, comm.size)
-                finished = Finished(own, values, lengths, owner)
-                _write_whole(comm, order.places, runs, base, values, lengths, whole)
+                finished = Finished(own, values, lengths, split)
+                _write_whole(comm, own, base, (values, lengths), whole, layer_size)
                 totals.add(record)
                 totals.resumed += 1
                 continue
@@ -298,8 +294,8 @@ def solve_distributed(
         finished = run.finished()
         del run.values, run.lengths  # the next layer reads its share of them from `finished`
         _write_whole(
-            comm, run.layer_places, run.share.runs, base, finished.values_in_order,
-            finished.lengths_in_order, whole,
+            comm, run.own_ids, base, (finished.values_in_order, finished.lengths_in_order),
+            whole, layer_size,
         )  # fmt: skip
         # The layer took as long as its slowest worker, and the processor time of them all.
         record["seconds"] = comm.allreduce(record["seconds"], op=MPI.MAX)
@@ -345,20 +341,19 @@ def solution_arrays(folder: Path, states: int) -> tuple[np.memmap, np.memmap]:
 
 def _write_whole(
     comm: MPI.Comm,
-    places: npt.NDArray[np.uint32],
-    runs: IntArray,
+    ids: IntArray,
     base: int,
-    values: FloatArray,
-    lengths: FloatArray,
+    arrays: tuple[FloatArray, FloatArray],
     whole: tuple[np.memmap, np.memmap] | None,
+    size: int,
 ) -> None:
-    """Every worker's share of a finished layer (``values`` and ``lengths`` in its runs'
-    order) into the first worker's whole solution, whose pages then leave memory."""
-    for own, array in zip((values, lengths), whole or (None, None), strict=True):
-        gather_to_first(comm, places, runs, base, own, array)
-        if array is not None:
-            array.flush()
-            release_pages(array, base, base + int(places.size))
+    """Every worker's share of a finished layer (``arrays``, its values and lengths at its
+    states ``ids`` less ``base``) into the first worker's whole solution, whose pages then
+    leave memory (the layer has ``size`` states)."""
+    send_to_first(comm, ids, arrays, base, whole)
+    for array in whole or ():
+        array.flush()
+        release_pages(array, base, base + size)
 
 
 def _with_compile(solution: Solution, seconds: float) -> Solution:

@@ -2,11 +2,12 @@
 
 Every worker runs the single-process layer solve (:class:`generator.solver.solve_layer.LayerSolve`,
 its sweeps the kernels of :mod:`generator.solver.solve_sweeps`) over its own runs of each wave
-(:func:`generator.solver.partition.wave_runs`, the split :data:`generator.solver.partition.CHOSEN`):
-its share of the sweep order, stored choices and change records, renumbered from 0, so the
-kernels sweep a share exactly as they sweep a whole layer. A state's new value depends only on
-the values its wave started with (Jacobi within a wave), so cutting a wave into runs changes no
-bit. What ties the workers together (:class:`ClusterLayerSolve`):
+(the split :data:`generator.solver.partition.CHOSEN`, found without listing the layer,
+:mod:`generator.solver.layer_split`): its share of the sweep order, stored choices and change
+records, renumbered from 0, so the kernels sweep a share exactly as they sweep a whole layer.
+A state's new value depends only on the values its wave started with (Jacobi within a wave), so
+cutting a wave into runs changes no bit. What ties the workers together
+(:class:`ClusterLayerSolve`):
 
 * after each wave, each worker sends every other the new values of the states it owns that the
   other reads (:class:`Share`: the lists are made once a layer, as a layer's options never
@@ -20,20 +21,24 @@ bit. What ties the workers together (:class:`ClusterLayerSolve`):
   until no worker marks another (the fixed points do not depend on the order of marking);
 * a finished layer's values and lengths stay with their owners: a worker asks the owners for
   those its next layer reads (its bearing-off successors), once, and the first worker writes
-  each finished layer into the whole solution's files, on disk.
+  each finished layer into the whole solution's files, on disk, a chunk at a time.
 
-A worker keeps only the values and lengths it writes and reads (:class:`Held`): its share,
+A worker keeps only the values and lengths it writes and reads (:class:`Share`): its share,
 the states of its layer its share's options lead to, and those of the next layer; a stored
 choice names the successor's slot among them, so the kernels that evaluate stored choices read
 a worker's arrays as they read a whole layer's, and the Bellman sweeps find a successor's slot
 from its id by a bit a state of the layer and the next
-(:func:`generator.solver.solve_sweeps.slot`).
+(:func:`generator.solver.solve_sweeps.slot`). It lists nothing a state of the whole layer but
+that slot map: who owns a state, and where it comes in the sweep order, are found from the
+state itself (:meth:`generator.solver.layer_split.LayerSplit.owner_of`). A stored choice names
+a slot, so a worker's 32-bit codes name its own states, whatever the layer's size: a layer
+too large for one process's codes is solved on enough workers.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +47,9 @@ from numba import njit
 from generator.engine.rules import Rules
 from generator.solver import partition
 from generator.solver import solve_sweeps as sweeps
+from generator.solver.layer_split import LayerSplit, split_layer
+from generator.solver.solution import SolveRefused
+from generator.solver.solve_estimate import SweepOrder, order_dtype
 from generator.solver.solve_index import StateIndex
 from generator.solver.solve_layer import HOT_SPREAD, LayerSolve
 from generator.solver.solve_moves import MoveTable
@@ -49,15 +57,6 @@ from generator.solver.solve_space import Configurations, FloatArray, Geometry, I
 
 if TYPE_CHECKING:
     from mpi4py import MPI
-
-
-def mine(runs: IntArray, worker: int) -> IntArray:
-    """The places of the sweep order in ``worker``'s runs (:func:`partition.wave_runs`), wave
-    by wave: its share's order."""
-    first, last = runs[:, worker], runs[:, worker + 1]
-    lengths = last - first
-    starts = np.concatenate(([0], np.cumsum(lengths)))
-    return np.repeat(first - starts[:-1], lengths) + np.arange(int(starts[-1]), dtype=np.int64)
 
 
 MAX_PAUSE = 1e-3
@@ -83,65 +82,66 @@ def reduce(comm: MPI.Comm, value: float, op: MPI.Op) -> float:
     return float(into[0])
 
 
-def layer_owner(
-    places: npt.NDArray[np.uint32], runs: IntArray, workers: int
-) -> npt.NDArray[np.int32]:
-    """Each state's worker (by id less the layer's base; ``places`` the layer's sweep order's
-    ids less the base, ``runs`` its split, :func:`partition.wave_runs`)."""
-    owner = np.empty(places.size, dtype=np.int32)
-    for r in range(workers):
-        owner[places[mine(runs, r)]] = r
-    return owner
+FIRST_CHUNK = 1 << 22
+"""States whose values a worker sends the first worker at a time (:func:`send_to_first`):
+64 MiB of ids and values, whatever the share."""
 
 
-def gather_to_first(
+def send_to_first(
     comm: MPI.Comm,
-    places: npt.NDArray[np.uint32],
-    runs: IntArray,
+    ids: IntArray,
+    arrays: tuple[FloatArray, ...],
     base: int,
-    own: FloatArray,
-    whole: FloatArray | None,
+    whole: tuple[FloatArray, ...] | None,
 ) -> None:
-    """Write every worker's ``own`` entries of a finished layer (its share's, in its runs'
-    order) into the first worker's ``whole`` array (``places`` the layer's sweep order's ids
-    less ``base``)."""
-    from mpi4py import MPI
-
-    workers = comm.size
-    shares = [mine(runs, r) for r in range(workers)]
-    counts = np.array([s.size for s in shares], dtype=np.int64)
-    gathered = np.empty(int(counts.sum())) if comm.rank == 0 else None
-    comm.Gatherv(
-        np.ascontiguousarray(own), [gathered, (counts, _displs(counts)), MPI.DOUBLE], root=0
-    )
-    if whole is not None and gathered is not None:
-        whole[base + np.concatenate([places[s] for s in shares]).astype(np.int64)] = gathered
+    """Write every worker's ``arrays`` (its share of a finished layer, at its states ``ids``
+    less ``base``) into the first worker's ``whole`` arrays, worker by worker and a chunk of
+    :data:`FIRST_CHUNK` states at a time: the first worker never holds more than a chunk of
+    another's share."""
+    sizes = comm.allgather(int(ids.size))
+    for sender in range(comm.size):
+        for start in range(0, sizes[sender], FIRST_CHUNK):
+            stop = min(sizes[sender], start + FIRST_CHUNK)
+            if comm.rank == 0 and whole is not None:
+                if sender == 0:
+                    chunk_ids = ids[start:stop]
+                    chunks = [array[start:stop] for array in arrays]
+                else:
+                    chunk_ids = np.empty(stop - start, dtype=np.int64)
+                    wait(comm.Irecv(chunk_ids, source=sender))
+                    chunks = [np.empty(stop - start) for _ in arrays]
+                    for chunk in chunks:
+                        wait(comm.Irecv(chunk, source=sender))
+                for target, chunk in zip(whole, chunks, strict=True):
+                    target[base + chunk_ids] = chunk
+            elif comm.rank == sender:
+                wait(comm.Isend(np.ascontiguousarray(ids[start:stop], dtype=np.int64), dest=0))
+                for array in arrays:
+                    wait(comm.Isend(np.ascontiguousarray(array[start:stop]), dest=0))
 
 
 class Finished:
     """A worker's share of a finished layer: its states' values and lengths in its share's
-    order (``ids``, less the layer's base), and every state's owner, so that the next layer can
-    ask for the ones it reads (:meth:`fetch`)."""
+    order (``ids``, less the layer's base), and the layer's split, which says who owns any of
+    its states, so that the next layer can ask for the ones it reads (:meth:`fetch`)."""
 
     def __init__(
-        self,
-        ids: npt.NDArray[np.integer],
-        values: FloatArray,
-        lengths: FloatArray,
-        owner: npt.NDArray[np.int32],
+        self, ids: IntArray, values: FloatArray, lengths: FloatArray, split: LayerSplit
     ) -> None:
         self.values_in_order, self.lengths_in_order = values, lengths
         self.by_id = np.argsort(ids).astype(np.uint32)
-        self.ids = np.asarray(ids, dtype=np.uint32)[self.by_id]
-        self.owner = owner
+        self.ids = np.asarray(ids, dtype=np.int64)[self.by_id]
+        self.split = split
 
-    def fetch(self, comm: MPI.Comm, wanted: IntArray, name: str) -> FloatArray:
+    def fetch(
+        self, comm: MPI.Comm, wanted: IntArray, owner: npt.NDArray[np.int32], name: str
+    ) -> FloatArray:
         """The values (``name`` ``"values"``) or lengths of the states ``wanted`` (ids less the
-        base), from their owners; every worker calls this at once, each with its own wants."""
+        base, owned by ``owner``, :meth:`LayerSplit.owner_of`), from their owners; every worker
+        calls this at once, each with its own wants."""
         from mpi4py import MPI
 
         workers = comm.size
-        owner = self.owner[wanted]
         by_owner = np.argsort(owner, kind="stable")
         counts = np.bincount(owner, minlength=workers).astype(np.int64)
         told_counts = np.empty(workers, dtype=np.int64)
@@ -187,21 +187,34 @@ READ_CHUNK = 1 << 18
 state, 8 bytes each: some 40 MiB a chunk, whatever the share)."""
 
 
+class Reads(NamedTuple):
+    """The states a share's options lead to, each once, in order of id (less the layer's
+    base): those of the layer and those of the next, with their keys ``(p * C + i) * C + j``."""
+
+    inside: IntArray
+    inside_keys: IntArray
+    outside: IntArray
+    outside_keys: IntArray
+
+
 def read_by_share(
     solved: partition.Game, keys: npt.NDArray[np.integer], base: int, size: int
-) -> tuple[IntArray, IntArray]:
-    """The states (ids less ``base``) that the options of the states ``keys`` lead to, each
-    once, in order: those of the layer (below ``size``) and those of the next. Listed a chunk
-    of :data:`READ_CHUNK` states at a time, so the successor lists of a whole share are never
-    held at once."""
-    inside, outside = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
+) -> Reads:
+    """The states (ids less ``base``) that the options of the states ``keys`` lead to
+    (:class:`Reads`). Listed a chunk of :data:`READ_CHUNK` states at a time, so the successor
+    lists of a whole share are never held at once."""
+    ids, id_keys = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
     for start in range(0, keys.shape[0], READ_CHUNK):
         chunk = keys[start : start + READ_CHUNK].astype(np.int64)
-        _, successor = partition.successors(solved, chunk)
-        target = successor - base
-        inside.append(np.unique(target[target < size]))
-        outside.append(np.unique(target[target >= size]))
-    return np.unique(np.concatenate(inside)), np.unique(np.concatenate(outside))
+        _, successor, successor_keys = partition.successors_with_keys(solved, chunk)
+        found, first = np.unique(successor, return_index=True)
+        ids.append(found - base)
+        id_keys.append(successor_keys[first])
+        del successor, successor_keys, first  # before the next chunk's lists
+    every, first = np.unique(np.concatenate(ids), return_index=True)
+    every_keys = np.concatenate(id_keys)[first]
+    cut = int(np.searchsorted(every, size))  # sorted: the layer's states, then the next's
+    return Reads(every[:cut], every_keys[:cut], every[cut:], every_keys[cut:])
 
 
 def read_in_layer(
@@ -209,7 +222,7 @@ def read_in_layer(
 ) -> IntArray:
     """The states of the layer (ids less ``base``, ``size`` of them) that the options of the
     states ``keys`` lead to, each once, in order (:func:`read_by_share`)."""
-    return read_by_share(solved, keys, base, size)[0]
+    return read_by_share(solved, keys, base, size).inside
 
 
 class Share:
@@ -223,40 +236,45 @@ class Share:
         self,
         comm: MPI.Comm,
         solved: partition.Game,
-        layer: int,
-        places: npt.NDArray[np.uint32],
-        order: npt.NDArray[np.integer],
+        split: LayerSplit,
+        own_keys: npt.NDArray[np.integer],
+        own_ids: IntArray,
         wave_start: IntArray,
     ) -> None:
         workers, rank = comm.size, comm.rank
-        index = solved.index
+        index, layer = solved.index, int(split.shape[0])
         self.comm = comm
         self.base = base = int(index.layer_base[layer])
         size = int(index.layer_base[layer + 1]) - base
-        self.waves = waves = wave_start.shape[0] - 1
-        self.runs = runs = partition.wave_runs(wave_start, workers)
-        place_of = np.empty(size, dtype=places.dtype)  # each state's place in the sweep order
-        place_of[places] = np.arange(size, dtype=places.dtype)
-        self.owner = owner = layer_owner(places, runs, workers)
-        own = mine(runs, rank)
-        read, self.read_next = read_by_share(solved, order[own], base, size)
-        self.held = np.union1d(np.union1d(places[own].astype(np.int64), read), self.read_next)
+        self.waves = split.waves
+        reads = read_by_share(solved, own_keys, base, size)
+        self.read_next, self.read_next_keys = reads.outside, reads.outside_keys
+        self.held = np.union1d(np.union1d(own_ids, reads.inside), reads.outside)
         self.kept = int(self.held.size)
         """The states this worker keeps: its slots."""
         self.inside = int(self.held.size - self.read_next.size)
         """The held states of the layer itself: slots below this."""
-        read = read[owner[read] != rank]
+        owner, place = split.owner_of(reads.inside_keys)
+        others = owner != rank
+        read, owner, place = reads.inside[others], owner[others], place[others]
         # Each list goes in sweep order: the owner sends a wave's values in that order too.
-        read = read[np.argsort(place_of[read])]
-        asked = [read[owner[read] == r] for r in range(workers)]
+        by_place = np.argsort(place)
+        read, owner, wave = read[by_place], owner[by_place], split.wave_of_place(place[by_place])
+        asked = [read[owner == r] for r in range(workers)]
         told = self._ask(asked)
-        self.send_ids, self.send_counts = self._by_wave(told, place_of, wave_start)
-        self.recv_ids, self.recv_counts = self._by_wave(asked, place_of, wave_start)
+        # The states others ask of this worker are its own: their waves are those of its runs.
+        by_id = np.argsort(own_ids)
+        at_of = [by_id[np.searchsorted(own_ids, ids, sorter=by_id)] for ids in told]
+        told_waves = [np.searchsorted(wave_start, at, side="right") - 1 for at in at_of]
+        self.send_ids, self.send_counts = self._by_wave(told, told_waves)
+        self.recv_ids, self.recv_counts = self._by_wave(
+            asked, [wave[owner == r] for r in range(workers)]
+        )
         # Waves that send nothing anywhere skip the exchange (every worker knows which).
         traffic = self.send_counts.sum(axis=1) + self.recv_counts.sum(axis=1)
         from mpi4py import MPI
 
-        self.busy = np.empty(waves, dtype=np.int64)
+        self.busy = np.empty(self.waves, dtype=np.int64)
         comm.Allreduce(traffic, self.busy, op=MPI.SUM)
         self.values_sent = int(self.send_counts.sum())
 
@@ -277,17 +295,16 @@ class Share:
         return np.split(told, np.cumsum(told_counts)[:-1])
 
     def _by_wave(
-        self, lists: list[IntArray], place_of: npt.NDArray[np.integer], wave_start: IntArray
+        self, lists: list[IntArray], waves: list[IntArray]
     ) -> tuple[list[npt.NDArray[np.uint32]], IntArray]:
-        """Per wave, the slots in ``held`` of the states of ``lists`` (ids less the base) in
-        that wave, worker after worker, and the count for each worker (a waves x workers
-        table)."""
+        """Per wave, the slots in ``held`` of the states of ``lists`` (ids less the base, in
+        sweep order, each state's wave in ``waves``) in that wave, worker after worker, and
+        the count for each worker (a waves x workers table)."""
         workers = len(lists)
         counts = np.zeros((self.waves, workers), dtype=np.int64)
         per_wave: list[list[IntArray]] = [[] for _ in range(self.waves)]
         for r, ids in enumerate(lists):
-            wave = np.searchsorted(wave_start, place_of[ids], side="right") - 1
-            counts[:, r] = np.bincount(wave, minlength=self.waves)
+            counts[:, r] = np.bincount(waves[r], minlength=self.waves)
             cut = np.concatenate(([0], np.cumsum(counts[:, r])))
             for w in range(self.waves):
                 per_wave[w].append(ids[cut[w] : cut[w + 1]])
@@ -368,20 +385,25 @@ class ClusterLayerSolve(LayerSolve):
         layer: int,
         finished: Finished | None,
     ) -> None:
-        nowhere = np.empty(0)  # the worker's own arrays are made below, once it knows its share
-        super().__init__(rules, geo, configs, index, moves, layer, nowhere, nowhere, None, None)
         self.comm = comm
+        self.split = split_layer(geo, index, layer, comm.size)
+        nowhere = np.empty(0)  # the worker's own arrays are made below, once it knows its share
+        # LayerSolve lists this worker's share alone (list_states): its keys, and its ids less
+        # the layer's base as its places until the share is known.
+        super().__init__(rules, geo, configs, index, moves, layer, nowhere, nowhere, None, None)
         solved = partition.Game(rules, geo, configs, index, moves)
-        self.share = share = Share(comm, solved, layer, self.places, self.order, self.wave_start)
-        self.layer_places = self.places
-        own = mine(share.runs, comm.rank)
-        self.own_ids = self.places[own]
+        self.own_ids: IntArray = np.asarray(self.places, dtype=np.int64)
         """The ids (less the base) of this worker's states, in its share's order."""
-        self.order = self.order[own]
-        self.places = np.searchsorted(share.held, self.own_ids).astype(self.places.dtype)
-        lengths_of_runs = np.diff(share.runs[:, comm.rank : comm.rank + 2], axis=1)[:, 0]
-        self.wave_start = np.concatenate(([0], np.cumsum(lengths_of_runs))).astype(np.int64)
-        self.size = int(own.size)
+        self.share = share = Share(
+            comm, solved, self.split, self.order, self.own_ids, self.wave_start
+        )
+        if share.kept >= sweeps.CODED_STATES:
+            raise SolveRefused(
+                f"{rules.variant}: a worker keeps {share.kept:,} states of layer {layer} and"
+                f" the next, more than the 32-bit choice codes name"
+                f" ({sweeps.CODED_STATES:,}); use more workers"
+            )
+        self.places = np.searchsorted(share.held, self.own_ids).astype(np.uint32)
         # The worker's arrays hold its slots (Share.held) from 0: the layer's, then the next's.
         self.base = 0
         self.own = slice(0, share.inside)
@@ -391,11 +413,28 @@ class ClusterLayerSolve(LayerSolve):
         if finished is None and share.read_next.size:
             raise AssertionError("solver bug: the first layer solved reads a later layer")
         self.next_layer = finished
+        self.next_owner = (
+            finished.split.owner_of(share.read_next_keys)[0]
+            if finished is not None
+            else np.empty(0, dtype=np.int32)
+        )
+        share.read_next_keys = share.read_next_keys[:0]
         # As one process, a float a state kept at a time: the values, then the lengths.
         self.values, self.lengths = self.slot_array("values"), np.empty(0)
         self.own_values = np.empty(0)
         self.agree_every_wave = False
         self.sweep_change = 0.0
+
+    def list_states(self, index: StateIndex) -> SweepOrder:
+        """This worker's runs of the layer's waves (:meth:`LayerSplit.share`), with their ids
+        less the layer's base in the places' stead; the layer itself is never listed."""
+        split = self.split
+        keys, ids = split.share(
+            self.comm.rank, index, order_dtype(self.geo.perspectives, self.configs.count)
+        )
+        lengths = split.run_lengths(self.comm.rank)
+        wave_start = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        return SweepOrder(keys, ids, wave_start, max(1, int(lengths.max(initial=0))))
 
     def slot_array(self, name: str) -> FloatArray:
         """An array of this worker's slots, with the next layer's ``name`` (values or lengths)
@@ -404,7 +443,7 @@ class ClusterLayerSolve(LayerSolve):
         array = np.empty(share.kept)
         if self.next_layer is not None:
             wanted = share.read_next - self.layer_states
-            array[share.inside :] = self.next_layer.fetch(self.comm, wanted, name)
+            array[share.inside :] = self.next_layer.fetch(self.comm, wanted, self.next_owner, name)
         return array
 
     def solve_lengths(self) -> None:
@@ -417,7 +456,7 @@ class ClusterLayerSolve(LayerSolve):
 
     def finished(self) -> Finished:
         """This worker's share of the layer, once solved, for the next layer to ask of."""
-        return Finished(self.own_ids, self.own_values, self.lengths[self.places], self.share.owner)
+        return Finished(self.own_ids, self.own_values, self.lengths[self.places], self.split)
 
     def bellman(self) -> float:
         """A Bellman sweep: the workers agree on the largest change after every wave (its
@@ -496,14 +535,14 @@ class ClusterLayerSolve(LayerSolve):
                 return
 
     def working_bytes(self) -> int:
-        """This worker's memory for the layer: its order, stored choices and records, the
-        values and lengths it keeps and their slot map, and the lists of values it sends and
-        receives (and the layer's sweep order and owners, which it still lists whole)."""
+        """This worker's memory for the layer: its order, ids, stored choices and records, the
+        values and lengths it keeps and their slot map, the next layer's states it reads and
+        their owners, and the lists of values it sends and receives."""
         share = self.share
         lists = sum(a.nbytes for a in (*share.send_ids, *share.recv_ids))
         kept = 8 * share.kept + self.own_values.nbytes + self.held.nbytes + self.ranks.nbytes
         return int(
-            self.order.nbytes + self.places.nbytes + self.policy.nbytes + self.settled.nbytes
-            + self.new_values.nbytes + 2 * self.size + lists + self.layer_places.nbytes
-            + share.read_next.nbytes + share.owner.nbytes + kept
+            self.order.nbytes + self.places.nbytes + self.own_ids.nbytes + self.policy.nbytes
+            + self.settled.nbytes + self.new_values.nbytes + 2 * self.size + lists
+            + share.read_next.nbytes + self.next_owner.nbytes + kept
         )  # fmt: skip

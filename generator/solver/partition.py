@@ -59,6 +59,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -92,7 +93,7 @@ class LayerGraph:
     layer: int
     base: int
     size: int
-    places: npt.NDArray[np.uint32]
+    places: npt.NDArray[np.integer[Any]]
     """Each place of the sweep order's state id less ``base``."""
     wave_start: npt.NDArray[np.int64]
     opponent: IntArray
@@ -122,10 +123,12 @@ def _successors(
     start: np.ndarray,
     first: np.ndarray,
     out: np.ndarray,
+    out_keys: np.ndarray,
     counting: bool,
 ) -> int:
     """Every option's successor id of each state (keys ``(p * C + i) * C + j``) into ``out``,
-    ``first`` marking each state's start (unless ``counting``); returns how many."""
+    and its key into ``out_keys`` unless that is empty, ``first`` marking each state's start
+    (unless ``counting``); returns how many."""
     K = header(packed)
     movers = np.zeros(MAX_MOVES, dtype=np.int64)
     opponents = np.zeros(MAX_MOVES, dtype=np.int64)
@@ -148,12 +151,13 @@ def _successors(
                     continue
                 if not counting:
                     if keeps[m]:
-                        target = state_id(p, movers[m], opponents[m], borne, mask_id, rank,
-                                          prefix, start)  # fmt: skip
+                        to_p, to_mover, to_opponent = p, movers[m], opponents[m]
                     else:
-                        target = state_id(next_p, opponents[m], movers[m], borne, mask_id, rank,
-                                          prefix, start)  # fmt: skip
-                    out[n] = target
+                        to_p, to_mover, to_opponent = next_p, opponents[m], movers[m]
+                    out[n] = state_id(to_p, to_mover, to_opponent, borne, mask_id, rank,
+                                      prefix, start)  # fmt: skip
+                    if out_keys.shape[0] > 0:
+                        out_keys[n] = (to_p * count + to_mover) * count + to_opponent
                 n += 1
     if not counting:
         first[keys.shape[0]] = n
@@ -183,6 +187,18 @@ def successors(solved: Game, keys: IntArray) -> tuple[IntArray, IntArray]:
     """Every option's successor id of the states ``keys`` (``(p * C + i) * C + j``): the
     successors of ``keys[k]`` are ``successor[first[k]:first[k + 1]]``; returns
     ``(first, successor)``."""
+    first, successor, _ = _listed_successors(solved, keys, False)
+    return first, successor
+
+
+def successors_with_keys(solved: Game, keys: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """:func:`successors`, and each successor's key ``(p * C + i) * C + j`` too."""
+    return _listed_successors(solved, keys, True)
+
+
+def _listed_successors(
+    solved: Game, keys: IntArray, with_keys: bool
+) -> tuple[IntArray, IntArray, IntArray]:
     geo, index = solved.geo, solved.index
     args = (
         keys, geo.packed, solved.configs.count, solved.moves.arrays,
@@ -190,10 +206,12 @@ def successors(solved: Game, keys: IntArray) -> tuple[IntArray, IntArray]:
         index.rank, index.prefix, index.start,
     )  # fmt: skip
     first = np.zeros(keys.shape[0] + 1, dtype=np.int64)
-    total = _successors(*args, first, np.empty(0, dtype=np.int64), True)
+    nowhere = np.empty(0, dtype=np.int64)
+    total = _successors(*args, first, nowhere, nowhere, True)
     successor = np.empty(total, dtype=np.int64)
-    _successors(*args, first, successor, False)
-    return first, successor
+    successor_keys = np.empty(total if with_keys else 0, dtype=np.int64)
+    _successors(*args, first, successor, successor_keys, False)
+    return first, successor, successor_keys
 
 
 def wave_runs(wave_start: IntArray, workers: int) -> IntArray:

@@ -17,11 +17,19 @@ from typing import Any
 
 from generator.sim import results_files
 from generator.solver.full_games import fingerprint
-from generator.solver.solve_plan import Counted, Plan, count, fewest_workers
+from generator.solver.solve_plan import (
+    Counted,
+    Plan,
+    PlanRefused,
+    count,
+    fewest_workers,
+    held_whole,
+)
 
 PLAN_FILE = results_files.RESULTS_DIR / "solve-plan.json"
 """Where ``ur-variants solve ... --plan --write-results`` writes the costed plan."""
-PLAN_FORMAT = 1
+PLAN_FORMAT = 2
+"""The plan file's layout (2: each game's slot map and states a machine keeps)."""
 
 
 def read_plan(path: Path = PLAN_FILE) -> dict[str, Any] | None:
@@ -89,9 +97,23 @@ def slowest_rate(full_games: dict[str, Any]) -> Rate:
 
 def costed(counted: Counted, machine: Machine, rate: Rate) -> dict[str, Any]:
     """The plan of the ``counted`` game on the fewest ``machine`` s (one worker each), with its
-    time and price, as plain values."""
+    time and price, as plain values; ``machines`` ``None`` (and what every machine would hold
+    alone) where no number of them holds it."""
     rules = counted.rules
-    found: Plan = fewest_workers(counted, machine.memory_gib * 2**30)
+    try:
+        found: Plan = fewest_workers(counted, machine.memory_gib * 2**30)
+    except PlanRefused:
+        # What every worker holds alone is more than the machine: no number of them will do.
+        return {
+            "pieces": rules.pieces,
+            "states": counted.states,
+            "states_counted": counted.exact,
+            "largest_layer": counted.largest,
+            "machines": None,
+            "every_machine_bytes": counted.shared_bytes + held_whole(counted.largest),
+            "listed_whole_bytes": held_whole(counted.largest),
+            "single_bytes": counted.single_bytes,
+        }
     processor_hours = found.states / rate.per_second / 3600
     wall_hours = processor_hours / (found.workers * machine.processors)
     received = found.traffic.bytes / found.workers
@@ -102,6 +124,8 @@ def costed(counted: Counted, machine: Machine, rate: Rate) -> dict[str, Any]:
         "largest_layer": found.largest_layer,
         "machines": found.workers,
         "worker_bytes": found.worker_bytes,
+        "listed_whole_bytes": found.held_whole_bytes,
+        "states_a_machine_keeps": found.slots_per_worker,
         "single_bytes": found.single_bytes,
         "traffic_values": found.traffic.values,
         "traffic_bytes": found.traffic.bytes,

@@ -147,8 +147,8 @@ class SweepOrder(NamedTuple):
 
     order: npt.NDArray[np.unsignedinteger[Any]]
     """Each state's key ``(p * C + mover) * C + opponent``, wave by wave."""
-    places: npt.NDArray[np.uint32]
-    """Each state's id less the layer's first."""
+    places: npt.NDArray[np.integer[Any]]
+    """Each state's id less the layer's first (32 bits for one process's whole layer)."""
     wave_start: npt.NDArray[np.int64]
     """Each wave's first place in the order, and one past the last."""
     largest: int

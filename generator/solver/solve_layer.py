@@ -18,7 +18,7 @@ import numpy as np
 from generator.engine.rules import Rules
 from generator.solver.solution import SolveRefused
 from generator.solver.solve_checkpoints import LayerProgress, release_pages
-from generator.solver.solve_estimate import layer_working_bytes, sweep_order
+from generator.solver.solve_estimate import SweepOrder, layer_working_bytes, sweep_order
 from generator.solver.solve_index import StateIndex
 from generator.solver.solve_moves import MoveTable
 from generator.solver.solve_space import Configurations, FloatArray, Geometry
@@ -136,25 +136,34 @@ class LayerSolve:
         self.bellman_kernels = (sweeps.bellman_wave, sweeps.bellman_wave_serial)
         """The Bellman sweep, on every core and on one (a worker that keeps only some states
         has its own, :data:`generator.solver.solve_sweeps.bellman_wave_slotted`)."""
-        self.size = size = int(index.layer_base[layer + 1]) - base
+        self.layer_states = layer_states = int(index.layer_base[layer + 1]) - base
+        """The layer's states (a worker of a distributed solve sweeps a share of them,
+        :mod:`generator.solver.cluster_layer`)."""
         self.following = int(index.layer_base[min(layer + 2, len(index.layer_base) - 1)]) - base
-        if self.following >= sweeps.CODED_STATES:
-            raise SolveRefused(
-                f"{rules.variant}: layer {layer} and the next hold {self.following:,} states,"
-                f" more than the 32-bit choice codes name ({sweeps.CODED_STATES:,})"
-            )
         self.table_args = (index.borne, index.mask_id, index.rank, index.prefix, index.start)
-        self.order, self.places, self.wave_start, self.largest = sweep_order(
-            geo, configs, index, layer
-        )
+        self.order, self.places, self.wave_start, self.largest = self.list_states(index)
+        self.size = int(self.places.shape[0])
+        """The states this process sweeps."""
         self.waves = self.wave_start.shape[0] - 1
         self.throws = int(geo.throw_values.shape[0])
         self.new_values = np.empty(self.largest)
-        self.own = slice(base, base + size)
-        self.layer_states = size
-        """The layer's states (a worker of a distributed solve sweeps a share of them,
-        :mod:`generator.solver.cluster_layer`)."""
+        self.own = slice(base, base + layer_states)
         self.phase: Literal["values", "lengths"] = "values" if resume is None else resume.phase
+
+    def list_states(self, index: StateIndex) -> SweepOrder:
+        """The states this process sweeps, in sweep order: the whole layer (refused where a
+        stored choice could not name a state of the layer and the next,
+        :data:`generator.solver.solve_sweeps.CODED_STATES`)."""
+        from generator.solver import solve_sweeps as sweeps
+
+        if self.following >= sweeps.CODED_STATES:
+            raise SolveRefused(
+                f"{self.rules.variant}: layer {self.layer} and the next hold"
+                f" {self.following:,} states, more than the 32-bit choice codes name"
+                f" ({sweeps.CODED_STATES:,}); a distributed solve names only each worker's"
+                " states (ur-variants solve --workers K)"
+            )
+        return sweep_order(self.geo, self.configs, index, self.layer)
 
     def begin(self, start: FloatArray | None) -> None:
         """The layer's starting values and choices: fresh (1/2, or the fitted evaluation of

@@ -77,46 +77,43 @@ class Plan:
     traffic: Traffic
 
     def fits(self, max_bytes: int) -> bool:
-        return self.worker_bytes <= max_bytes
+        """Whether the busiest worker fits in ``max_bytes`` and its choice codes name every
+        state it keeps (:attr:`codes_fit`)."""
+        return self.worker_bytes <= max_bytes and self.codes_fit
 
     @property
-    def over_codes(self) -> bool:
-        """Whether the largest layer alone has more states than a stored choice names
-        (:func:`over_codes`)."""
-        return over_codes(self.largest_layer)
+    def slots_per_worker(self) -> int:
+        """The states the busiest worker keeps, about: its share of the largest layer and the
+        values it receives (the crossing values and the next layer's reads, split evenly)."""
+        received = math.ceil((self.traffic.values + self.traffic.once) / self.workers)
+        return self.states_per_worker + received
+
+    @property
+    def codes_fit(self) -> bool:
+        """Whether a worker's 32-bit choice codes name every state it keeps (fewer than
+        :data:`generator.solver.solve_sweeps.CODED_STATES`; a stored choice names a slot among
+        them, :mod:`generator.solver.cluster_layer`)."""
+        from generator.solver.solve_sweeps import CODED_STATES
+
+        return self.slots_per_worker < CODED_STATES
 
     @property
     def held_whole_bytes(self) -> int:
-        """What each worker of today's distributed solve lists whole (:func:`held_whole`)."""
+        """What each worker lists for every state, whatever the workers (:func:`held_whole`)."""
         return held_whole(self.largest_layer)
 
 
-def over_codes(largest_layer: int) -> bool:
-    """Whether a layer of ``largest_layer`` states alone is more than the solver's 32-bit
-    choice codes name (:data:`generator.solver.solve_sweeps.CODED_STATES`, a layer and the next
-    together): its solve is refused, on one process or many, until the codes are widened."""
-    from generator.solver.solve_sweeps import CODED_STATES
-
-    return largest_layer >= CODED_STATES
-
-
-WHOLE_LIST_BYTES = 8 + 4 + 4 + 4 + 4
-"""What each worker of today's distributed solve lists for every state of the layer it solves,
-whatever the workers, at most: the layer's sweep order (a key of up to 8 bytes and an id of 4,
-:func:`generator.solver.solve_estimate.sweep_order`, made whole and then cut to the worker's
-share), each state's place in it and its owner (4 bytes each, while the exchange lists are
-made, :class:`generator.solver.cluster_layer.Share`), and the owner of each state of the
-finished next layer (4 bytes, :class:`generator.solver.cluster_layer.Finished`); and the slot
-map of the layer and the next (two bits a state of the layer at most,
-:func:`generator.solver.cluster_layer.slot_map`)."""
+SLOT_MAP_BYTES = 16 / 64
+"""A worker's slot map (:func:`generator.solver.cluster_layer.slot_map`): a bit a state of the
+layer it solves and the next, and a count (8 bytes) every 64 of them."""
 
 
 def held_whole(largest_layer: int) -> int:
-    """The bytes each worker of today's distributed solve lists whatever the workers, at most
-    (:data:`WHOLE_LIST_BYTES` a state of the largest layer, and its slot map). The values and
-    lengths are split (:mod:`generator.solver.cluster_layer`); these lists are not yet, and
-    the plan's memory a worker is for splitting them too."""
-    return WHOLE_LIST_BYTES * largest_layer + math.ceil(largest_layer / 4)
+    """The bytes each worker of a distributed solve lists for every state of the layer it
+    solves and the next, whatever the workers: its slot map, at most (the next layer taken to
+    be as large as the largest). Everything else a worker holds is its share
+    (:mod:`generator.solver.layer_split`)."""
+    return math.ceil(SLOT_MAP_BYTES * 2 * largest_layer)
 
 
 def _shared_bytes(rules: Rules, exact: bool) -> int:
@@ -203,6 +200,7 @@ def planned(counted: Counted, workers: int) -> Plan:
     traffic = counted.crossings.traffic(workers, counted.largest)
     received = FLOAT_BYTES * math.ceil((traffic.values + traffic.once) / workers)
     shared = counted.shared_bytes
+    every = shared + held_whole(counted.largest)
     return Plan(
         counted.rules,
         workers,
@@ -211,7 +209,7 @@ def planned(counted: Counted, workers: int) -> Plan:
         counted.largest,
         math.ceil(counted.largest / workers),
         shared,
-        shared + math.ceil((counted.single_bytes - shared) / workers) + received,
+        every + math.ceil((counted.single_bytes - shared) / workers) + received,
         counted.single_bytes,
         traffic,
     )
@@ -228,11 +226,13 @@ MAX_PLANNED_WORKERS = 1_000_000
 
 
 def fewest_workers(counted: Counted, max_bytes: int) -> Plan:
-    """The plan with the fewest workers whose busiest one fits in ``max_bytes``."""
-    room = max_bytes - counted.shared_bytes
+    """The plan with the fewest workers whose busiest one fits in ``max_bytes`` and names
+    every state it keeps in its choice codes (:meth:`Plan.fits`)."""
+    every = counted.shared_bytes + held_whole(counted.largest)
+    room = max_bytes - every
     if room <= 0:
         raise PlanRefused(
-            f"every worker holds {counted.shared_bytes / 2**30:.2f} GiB of tables and the"
+            f"every worker holds {every / 2**30:.2f} GiB of tables, slot map and the"
             f" process; a worker of {max_bytes / 2**30:g} GiB cannot; raise --max-memory-gb"
         )
     # Each worker's share shrinks with more workers while what it receives grows slowly:
@@ -244,6 +244,6 @@ def fewest_workers(counted: Counted, max_bytes: int) -> Plan:
             while workers > 1 and (fewer := planned(counted, workers - 1)).fits(max_bytes):
                 found, workers = fewer, workers - 1
             return found
-        share = found.worker_bytes - counted.shared_bytes
+        share = found.worker_bytes - every
         workers = max(workers + 1, math.ceil(workers * share / room))
     raise PlanRefused(f"no plan of up to {MAX_PLANNED_WORKERS:,} workers fits a worker's memory")

@@ -95,6 +95,21 @@ progress, valid, mask, class_start, class_members and progress_classes;
 :class:`generator.solver.solve_index.StateIndex`)."""
 
 
+@kernel(inline="always", _nrt=False)
+def second_of_pair(
+    p: int, i: int, j: int, perspectives: int, valid: np.ndarray, mask: np.ndarray
+) -> bool:
+    """Whether the state (``p``, mover ``i``, opponent ``j``) is the second of its pair (a
+    state and its swap, the same pieces with the other side to move), whose wave comes after
+    its partner's (:func:`layer_order`)."""
+    partner = (1 - p) if perspectives == 2 else 0
+    paired = valid[partner, j] and valid[1 - partner, i]
+    paired = paired and mask[partner, j] & mask[1 - partner, i] == 0
+    paired = paired and (perspectives == 2 or i != j)
+    first = (p == 0) if perspectives == 2 else (i < j)
+    return bool(paired and not first)
+
+
 @njit(cache=True)
 def _wave_part(
     total: int, second: bool, shape: LayerShape, keys: np.ndarray, counting: bool
@@ -122,12 +137,7 @@ def _wave_part(
                 j = class_members[1 - p, e]
                 if mask[p, i] & mask[1 - p, j] != 0:
                     continue
-                partner = (1 - p) if perspectives == 2 else 0
-                paired = valid[partner, j] and valid[1 - partner, i]
-                paired = paired and mask[partner, j] & mask[1 - partner, i] == 0
-                paired = paired and (perspectives == 2 or i != j)
-                first = (p == 0) if perspectives == 2 else (i < j)
-                if second != (paired and not first):
+                if second != second_of_pair(p, i, j, perspectives, valid, mask):
                     continue
                 if not counting:
                     keys[k] = (p * count + i) * count + j
