@@ -18,11 +18,12 @@ import pytest
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import load_catalog
 from generator.sim.cache_files import write_json
-from generator.solver import cluster_layer, partition
+from generator.solver import cluster_layer, partition, solve_sweeps
 from generator.solver.cluster import WORKING, WorkerCheckpoints, cluster_path, loss_report
 from generator.solver.cluster_check import compare_arrays, compare_folder, local_workers
-from generator.solver.cluster_layer import read_by_share, read_in_layer
+from generator.solver.cluster_layer import ClusterLayerSolve, read_by_share, read_in_layer
 from generator.solver.layer_split import split_layer
+from generator.solver.solution import SolveRefused
 from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_estimate import sweep_order
 
@@ -137,6 +138,29 @@ def test_two_workers_store_the_single_process_values(
     assert done.returncode == 0, done.stderr
     assert "on 2 workers" in done.stdout
     assert_same_as_single(rules_of(variant, pieces), tmp_path, done.stdout)
+
+
+def test_a_worker_keeping_more_states_than_its_codes_name_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's stored choices name the states it keeps (its slots), not the layer's: it
+    solves a layer whatever the layer's size, and refuses, asking for more workers, only when
+    it keeps more states than its codes name (one worker in this process, the codes made
+    small)."""
+    from mpi4py import MPI
+
+    rules = rules_of("royalur-finkel", 2)
+    solved = partition.game(rules)
+    layer = int(np.flatnonzero(solved.index.layer_sizes)[-1])  # solved first: reads no later
+    args = (rules, solved.geo, solved.configs, solved.index, solved.moves, layer, None)
+    run = ClusterLayerSolve(MPI.COMM_SELF, *args)
+    kept = run.share.kept
+    assert kept > 1
+    monkeypatch.setattr(solve_sweeps, "CODED_STATES", kept + 1)
+    ClusterLayerSolve(MPI.COMM_SELF, *args)
+    monkeypatch.setattr(solve_sweeps, "CODED_STATES", kept)
+    with pytest.raises(SolveRefused, match=f"a worker keeps {kept:,} states.*use more workers"):
+        ClusterLayerSolve(MPI.COMM_SELF, *args)
 
 
 @pytest.mark.slow
