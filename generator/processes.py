@@ -28,6 +28,32 @@ def process_peak() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+_M_MMAP_THRESHOLD = -3
+"""From <malloc.h> (glibc's mallopt(3))."""
+
+LARGE_ALLOCATION = 1 << 20
+"""Allocations from this size on are mapped apart and given back to the system when freed."""
+
+
+def give_back_large_allocations() -> None:
+    """Have glibc map every allocation of :data:`LARGE_ALLOCATION` bytes or more apart, so
+    that freeing it returns its memory to the system at once.
+
+    glibc does that from 128 KiB by default, but raises the threshold to the size of each such
+    block freed, up to 32 MiB: a long solve that frees its per-layer arrays then takes later
+    ones from its heap, which glibc keeps, and the process grows layer by layer. Setting the
+    threshold keeps it where it is (one worker of five-piece Finkel: resident during layer 2's
+    value sweeps 620 MiB, against 707 MiB without). A no-op where glibc is not the
+    allocator."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt(_M_MMAP_THRESHOLD, LARGE_ALLOCATION)
+    except (OSError, AttributeError):
+        return
+
+
 _PR_SET_PDEATHSIG = 1
 """From <linux/prctl.h>."""
 

@@ -15,7 +15,7 @@ def worker(argv: list[str]) -> int:
 
     from generator.commands._catalog import load_named, parse_changes
     from generator.commands.solve import compiled, print_solution
-    from generator.processes import process_peak
+    from generator.processes import give_back_large_allocations, process_peak
     from generator.solver.cluster import cluster_path, save_solution, solve_distributed
     from generator.solver.solve import with_pieces
 
@@ -27,6 +27,7 @@ def worker(argv: list[str]) -> int:
     parser.add_argument("--set", action="append", default=[])
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)
+    give_back_large_allocations()  # a worker's memory is what the plan counts
     comm = MPI.COMM_WORLD
     catalog = load_named(args.root, [args.variant])
     changes = parse_changes(args.set)

@@ -251,7 +251,8 @@ class Share:
         self.waves = split.waves
         reads = read_by_share(solved, own_keys, base, size)
         self.read_next, self.read_next_keys = reads.outside, reads.outside_keys
-        self.held = np.union1d(np.union1d(own_ids, reads.inside), reads.outside)
+        # The next layer's states come after the layer's, each list sorted and without repeats.
+        self.held = np.concatenate((np.union1d(own_ids, reads.inside), reads.outside))
         self.kept = int(self.held.size)
         """The states this worker keeps: its slots."""
         self.inside = int(self.held.size - self.read_next.size)
