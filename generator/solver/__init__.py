@@ -2,7 +2,9 @@
 than sampled, and what is read from it.
 
 :mod:`generator.solver.solve` solves a variant layer by layer (its kernels in
-:mod:`generator.solver.solve_kernels`, :mod:`generator.solver.solve_sweeps`);
+:mod:`generator.solver.solve_kernels`, :mod:`generator.solver.solve_sweeps`, its sweep order in
+:mod:`generator.solver.solve_waves`); :mod:`generator.solver.cluster` solves one on several
+processes or machines, each a share of every layer (:mod:`generator.solver.layer_split`);
 :mod:`generator.solver.policy_eval` evaluates any fixed way of playing exactly;
 :mod:`generator.solver.fitted_agent` fits the fitted agent on the solved values;
 :mod:`generator.solver.exact_effects` and :mod:`generator.solver.full_games` write the exact

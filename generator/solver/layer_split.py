@@ -1,7 +1,7 @@
 """A layer's split among the workers of a distributed solve, found without listing the layer.
 
 The split is :data:`generator.solver.partition.CHOSEN`: each wave of the sweep order
-(:func:`generator.solver.solve_sweeps.layer_order`) cut into ``K`` runs of equal length, worker
+(:func:`generator.solver.solve_waves.layer_order`) cut into ``K`` runs of equal length, worker
 ``r`` taking run ``r`` (:func:`generator.solver.partition.wave_runs`). A wave is sorted by its
 *sort key* ``(opponent * perspectives + p) * C + mover``, so the states of one opponent lie
 together and, within them, go by perspective and mover. That lets a worker find its share
@@ -31,7 +31,8 @@ from numba import njit
 from generator.solver.solve_estimate import layer_shape
 from generator.solver.solve_index import StateIndex
 from generator.solver.solve_space import Geometry, IntArray
-from generator.solver.solve_sweeps import second_of_pair, state_id
+from generator.solver.solve_sweeps import state_id
+from generator.solver.solve_waves import second_of_pair
 
 PAST_EVERY = np.iinfo(np.int64).max
 """The first sort key of a run that is empty at a wave's end (a wave of fewer states than
@@ -168,7 +169,7 @@ class LayerSplit:
     """Where each worker's run of each wave of a layer begins."""
 
     shape: tuple[Any, ...]
-    """What decides the layer's states (:data:`generator.solver.solve_sweeps.LayerShape`)."""
+    """What decides the layer's states (:data:`generator.solver.solve_waves.LayerShape`)."""
     workers: int
     totals: IntArray
     """Each wave's total progress, in sweep order (waves with states only)."""

@@ -9,7 +9,7 @@ the workers:
 
 * **The split: each wave cut into K contiguous runs of the sweep order** (:data:`CHOSEN`).
   Within a wave the order is sorted by the opponent's configuration
-  (:func:`generator.solver.solve_sweeps.layer_order`), and a move that captures nothing makes
+  (:func:`generator.solver.solve_waves.layer_order`), and a move that captures nothing makes
   the opponent the next mover, whose states the perfect index numbers together
   (:mod:`generator.solver.solve_index`): a run of opponents reads a few of the next waves'
   rows. Every worker holds ``1/K`` of each wave, so the waves stay parallel.

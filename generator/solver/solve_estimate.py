@@ -126,7 +126,7 @@ def estimate(rules: Rules) -> SolveEstimate:
 
 
 def layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...]:
-    """What decides the layer's states (:data:`generator.solver.solve_sweeps.LayerShape`)."""
+    """What decides the layer's states (:data:`generator.solver.solve_waves.LayerShape`)."""
     return (
         layer, geo.perspectives, geo.pieces, index.borne, index.progress, index.valid,
         index.mask, index.class_start, index.class_members, index.progress_classes,
@@ -135,15 +135,15 @@ def layer_shape(geo: Geometry, index: StateIndex, layer: int) -> tuple[Any, ...]
 
 def count_waves(geo: Geometry, index: StateIndex, layer: int) -> tuple[int, int, int]:
     """The states, waves and largest wave of the layer's sweep order, counted without
-    listing it (:func:`generator.solver.solve_sweeps.wave_sizes`)."""
-    from generator.solver import solve_sweeps as sweeps
+    listing it (:func:`generator.solver.solve_waves.wave_sizes`)."""
+    from generator.solver import solve_waves
 
-    counted: tuple[int, int, int] = sweeps.wave_sizes(layer_shape(geo, index, layer))
+    counted: tuple[int, int, int] = solve_waves.wave_sizes(layer_shape(geo, index, layer))
     return counted
 
 
 class SweepOrder(NamedTuple):
-    """A layer's states in sweep order (:func:`generator.solver.solve_sweeps.layer_order`)."""
+    """A layer's states in sweep order (:func:`generator.solver.solve_waves.layer_order`)."""
 
     order: npt.NDArray[np.unsignedinteger[Any]]
     """Each state's key ``(p * C + mover) * C + opponent``, wave by wave."""
@@ -159,7 +159,7 @@ def sweep_order(
     geo: Geometry, configs: Configurations, index: StateIndex, layer: int
 ) -> SweepOrder:
     """The layer's sweep order, counted first to allocate it exactly."""
-    from generator.solver import solve_sweeps as sweeps
+    from generator.solver import solve_waves
 
     base = int(index.layer_base[layer])
     size = int(index.layer_base[layer + 1]) - base
@@ -169,7 +169,7 @@ def sweep_order(
     order = np.empty(size, dtype=order_dtype(geo.perspectives, configs.count))
     places = np.empty(size, dtype=np.uint32)
     wave_start = np.empty(waves + 1, dtype=np.int64)
-    listing = sweeps.layer_order(
+    listing = solve_waves.layer_order(
         layer_shape(geo, index, layer), order, places, wave_start, base,
         index.mask_id, index.rank, index.prefix, index.start,
     )  # fmt: skip

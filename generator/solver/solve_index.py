@@ -20,7 +20,7 @@ not one per state.
 
 Positions are swept in *waves* of equal total progress (both sides' progress summed), highest
 first: a move that captures nothing raises the total, so within a sweep most successors of a
-wave were already updated (:func:`generator.solver.solve_sweeps.layer_order`).
+wave were already updated (:func:`generator.solver.solve_waves.layer_order`).
 """
 
 from __future__ import annotations
