@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from generator.solver.partition import wave_runs
 from generator.solver.solve_estimate import layer_shape
 from generator.solver.solve_index import StateIndex
 from generator.solver.solve_space import Geometry, IntArray
@@ -244,8 +245,7 @@ def split_layer(geo: Geometry, index: StateIndex, layer: int, workers: int) -> L
                 continue
             wave_of[2 * total + int(second)] = len(totals)
             cut = np.concatenate(([0], np.cumsum(counts)))
-            # as partition.wave_runs: run r begins at ceil(r * size / workers)
-            places = -np.floor_divide(-np.arange(workers + 1, dtype=np.int64) * size, workers)
+            places = wave_runs(np.array([0, size], dtype=np.int64), workers)[0]
             row = np.full(workers + 1, PAST_EVERY, dtype=np.int64)
             for r in range(workers):
                 if places[r] < size:
