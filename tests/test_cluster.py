@@ -18,10 +18,10 @@ import pytest
 from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import load_catalog
 from generator.sim.cache_files import write_json
-from generator.solver import cluster_layer, partition, solve_sweeps
+from generator.solver import held_states, partition, solve_sweeps
 from generator.solver.cluster import WORKING, WorkerCheckpoints, cluster_path, loss_report
 from generator.solver.cluster_check import compare_arrays, compare_folder, local_workers
-from generator.solver.cluster_layer import ClusterLayerSolve, read_by_share, read_in_layer
+from generator.solver.cluster_layer import ClusterLayerSolve
 from generator.solver.layer_split import split_layer
 from generator.solver.solution import SolveRefused
 from generator.solver.solve import solve, with_pieces
@@ -95,30 +95,34 @@ def test_each_worker_lists_its_runs_of_the_layer_alone(rules: Rules, perspective
             assert np.array_equal(run_places[np.argsort(place)], np.arange(order.order.size))
 
 
-def test_a_share_lists_what_it_reads_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The states a share reads are those its options lead to in its own layer, each once,
-    however many states are listed at a time (the share's successor lists are never whole)."""
+@pytest.mark.parametrize("chunk", [held_states.READ_CHUNK, 7])
+def test_a_share_keeps_its_states_and_those_it_reads(
+    monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """A worker keeps its own states and those their options lead to, each once, in order of
+    id, with their keys, however many states are listed at a time (its successor lists are
+    never whole), and a state's slot is its place among them."""
+    monkeypatch.setattr(held_states, "READ_CHUNK", chunk)
     solved = partition.game(rules_of("royalur-finkel", 2))
-    layer = int(solved.index.layer_sizes.argmax())
+    index, count = solved.index, solved.configs.count
+    layer = int(index.layer_sizes.argmax())
     graph = partition.layer_graph(solved, layer)
-    keys = graph.mover * solved.configs.count + graph.opponent  # the sweep order's keys
-    whole = np.unique(graph.successor[graph.successor - graph.base < graph.size] - graph.base)
-    assert np.array_equal(read_in_layer(solved, keys, graph.base, graph.size), whole)
-    monkeypatch.setattr(cluster_layer, "READ_CHUNK", 7)
-    assert np.array_equal(read_in_layer(solved, keys, graph.base, graph.size), whole)
-    assert whole.size > 0 and whole.max() < graph.size
-    # Each state read comes with its key, which the split reads to find its owner.
-    reads = read_by_share(solved, keys, graph.base, graph.size)
-    count = solved.configs.count
-    for ids, read_keys in ((reads.inside, reads.inside_keys), (reads.outside, reads.outside_keys)):
-        assert ids.size > 0 and read_keys.shape == ids.shape
-        named = [
-            solved.index.state_id(
-                int(k // (count * count)), int(k // count % count), int(k % count)
-            )
-            for k in read_keys
-        ]
-        assert np.array_equal(np.array(named) - graph.base, ids)
+    span = int(index.layer_base[layer + 2]) - graph.base
+    keys = graph.mover * count + graph.opponent  # the sweep order's keys
+    half = graph.size // 2  # a share: the first half of the sweep order, and its successors
+    own_ids = np.asarray(graph.places[:half], dtype=np.int64)
+    reads = graph.successor[graph.first[0] : graph.first[half]] - graph.base
+    whole = np.union1d(own_ids, reads)
+    held = held_states.held_by_share(solved, keys[:half], own_ids, graph.base, span, graph.size)
+    assert np.array_equal(held.ids, whole)
+    assert held.inside == np.count_nonzero(whole < graph.size) < whole.size  # both layers read
+    named = [
+        index.state_id(int(k // (count * count)), int(k // count % count), int(k % count))
+        for k in held.keys
+    ]
+    assert np.array_equal(np.array(named) - graph.base, held.ids)
+    slots = held_states.slots_in(held.bits, held.ranks, whole)
+    assert np.array_equal(slots, np.arange(whole.size))
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,7 @@ one process (the exchange after every wave, and each worker waiting its turn at 
 their wall time gains nothing on 2 shared cores: the split is for memory, not speed, here. A
 worker's peak is above the plan's (0.28 GiB a worker for four-piece Finkel): once a layer each
 worker lists the states its share reads (:class:`Share`), which the plan does not count. It
-lists them a chunk of states at a time (:func:`generator.solver.cluster_layer.read_in_layer`;
+lists them a chunk of states at a time (:func:`generator.solver.held_states.held_by_share`;
 at first it listed every successor of its share at once, 14,350,795 in that game's largest
 layer, 109 MiB as 64-bit ids, and their copies while sorted): the two workers' peaks went from
 637 and 647 MiB to 383 and 384 MiB, the same bits (this machine, the same day and load, read
@@ -124,7 +124,7 @@ it; the solver's working memory it reports 206 MiB against 352 MiB; each worker'
 1,065 and 1,006 MiB against 1,134 and 1,159 MiB (this machine, the same day, a seven-piece solve
 running beside both). The process peak stays well above the arrays: the Python, numba and MPI
 process itself (about 210 MiB before the first layer), the setup's temporary lists (a chunk of
-successors at a time, :data:`generator.solver.cluster_layer.READ_CHUNK`, about 130 MiB) and
+successors at a time, :data:`generator.solver.held_states.READ_CHUNK`, about 130 MiB) and
 memory the allocator keeps after them (``malloc_trim`` gave back about 100 MiB of a worker's
 600 MiB at that layer). With each worker listing only its share
 (:mod:`generator.solver.layer_split`), its reads merged chunk by chunk and glibc kept from
@@ -135,6 +135,17 @@ of the split, which listed each chunk's reads with their keys and sorted them al
 had peaked at 1,304 and 1,300 MiB. Most of what is left above the arrays is the setup of each
 layer: one worker alone on five-piece Finkel's layer 2 held 389 MiB before it and 746 MiB at
 its height, 620 MiB during the sweeps.
+
+That setup then merged each chunk's successors into a sorted list of every state read so far:
+a sort of the whole list a chunk, which grows with the square of the share (a share of 600
+million states, Merit's at eight workers, would have taken some 2,300 chunks). It now marks
+them in the slot map itself and writes their keys at their slots in a second pass
+(:func:`generator.solver.held_states.held_by_share`): nothing is sorted, and a chunk is 65,536
+states. The same states are kept in the same slots; on five-piece Finkel's largest layer, as
+one share, the setup took 12.6 s of processor time against 16.4 s, and on six-piece Finkel's
+(14,999,784 states) 44.4 s against 77.4 s. Four-piece Finkel's two workers peaked at 301 and
+293 MiB (448 and 446 before; the plan's figure is 0.28 GiB), five-piece Finkel's at 743 and
+730 MiB with 262,144-state chunks, the same bits.
 """
 
 from __future__ import annotations

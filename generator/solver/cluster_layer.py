@@ -38,15 +38,15 @@ too large for one process's codes is solved on enough workers.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from generator.engine.rules import Rules
 from generator.solver import partition
 from generator.solver import solve_sweeps as sweeps
+from generator.solver.held_states import held_by_share, slots_in
 from generator.solver.layer_split import LayerSplit, split_layer
 from generator.solver.solution import SolveRefused
 from generator.solver.solve_estimate import SweepOrder, order_dtype
@@ -167,72 +167,13 @@ class Finished:
         return answer
 
 
-@njit(cache=True)
-def slot_map(held: npt.NDArray[np.int64], span: int) -> tuple[np.ndarray, np.ndarray]:
-    """The bits and ranks of :func:`generator.solver.solve_sweeps.slot` for the sorted states
-    ``held`` (ids less the layer's base) among ``span`` states of the layer and the next."""
-    words = (span + 63) // 64
-    bits = np.zeros(words, dtype=np.uint64)
-    ranks = np.zeros(words + 1, dtype=np.int64)
-    for place in held:
-        bits[place >> 6] |= np.uint64(1) << np.uint64(place & 63)
-        ranks[(place >> 6) + 1] += 1
-    for w in range(words):
-        ranks[w + 1] += ranks[w]
-    return bits, ranks
-
-
-READ_CHUNK = 1 << 18
-"""States whose successors :func:`read_in_layer` lists at a time (about twenty successors a
-state, 8 bytes each: some 40 MiB a chunk, whatever the share)."""
-
-
-class Reads(NamedTuple):
-    """The states a share's options lead to, each once, in order of id (less the layer's
-    base): those of the layer and those of the next, with their keys ``(p * C + i) * C + j``."""
-
-    inside: IntArray
-    inside_keys: IntArray
-    outside: IntArray
-    outside_keys: IntArray
-
-
-def read_by_share(
-    solved: partition.Game, keys: npt.NDArray[np.integer], base: int, size: int
-) -> Reads:
-    """The states (ids less ``base``) that the options of the states ``keys`` lead to
-    (:class:`Reads`). Listed a chunk of :data:`READ_CHUNK` states at a time, so the successor
-    lists of a whole share are never held at once."""
-    ids, id_keys = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    for start in range(0, keys.shape[0], READ_CHUNK):
-        chunk = keys[start : start + READ_CHUNK].astype(np.int64)
-        _, successor, successor_keys = partition.successors_with_keys(solved, chunk)
-        found, first = np.unique(successor, return_index=True)
-        found_keys = successor_keys[first]
-        del successor, successor_keys, first  # before the merge's copies
-        # Merged chunk by chunk, not all chunks at the end: the chunks' lists repeat states
-        # (a worker's share of five-piece Finkel's layer 0 on 2 workers: 10 chunks listed
-        # 9,405,247 ids, of which 5,456,421 differ), and a merge at the end sorted them all.
-        ids, first = np.unique(np.concatenate((ids, found - base)), return_index=True)
-        id_keys = np.concatenate((id_keys, found_keys))[first]
-    cut = int(np.searchsorted(ids, size))  # sorted: the layer's states, then the next's
-    return Reads(ids[:cut], id_keys[:cut], ids[cut:], id_keys[cut:])
-
-
-def read_in_layer(
-    solved: partition.Game, keys: npt.NDArray[np.integer], base: int, size: int
-) -> IntArray:
-    """The states of the layer (ids less ``base``, ``size`` of them) that the options of the
-    states ``keys`` lead to, each once, in order (:func:`read_by_share`)."""
-    return read_by_share(solved, keys, base, size).inside
-
-
 class Share:
     """What a worker keeps of one layer and the values it sends and receives after each wave:
-    ``held``, the states it keeps (ids less the layer's base, sorted: its own, those of the
-    layer its options lead to, then those of the next layer); the new values of its states that
-    other workers read, and theirs that it reads, by slot in ``held``. Listed once a layer
-    (each worker asks the owners for the states its options lead to), sent every wave."""
+    the states it keeps, by their slot map (:func:`generator.solver.held_states.held_by_share`:
+    its own, those of the layer its options lead to, then those of the next layer, in order of
+    id); the new values of its states that other workers read, and theirs that it reads, by
+    slot. Listed once a layer (each worker asks the owners for the states its options lead
+    to), sent every wave."""
 
     def __init__(
         self,
@@ -248,18 +189,22 @@ class Share:
         self.comm = comm
         self.base = base = int(index.layer_base[layer])
         size = int(index.layer_base[layer + 1]) - base
+        span = int(index.layer_base[min(layer + 2, len(index.layer_base) - 1)]) - base
         self.waves = split.waves
-        reads = read_by_share(solved, own_keys, base, size)
-        self.read_next, self.read_next_keys = reads.outside, reads.outside_keys
-        # The next layer's states come after the layer's, each list sorted and without repeats.
-        self.held = np.concatenate((np.union1d(own_ids, reads.inside), reads.outside))
-        self.kept = int(self.held.size)
+        held = held_by_share(solved, own_keys, own_ids, base, span, size)
+        self.bits, self.ranks = held.bits, held.ranks
+        """The slot map (:func:`generator.solver.solve_sweeps.slot`)."""
+        self.kept = int(held.ids.size)
         """The states this worker keeps: its slots."""
-        self.inside = int(self.held.size - self.read_next.size)
+        self.inside = held.inside
         """The held states of the layer itself: slots below this."""
-        owner, place = split.owner_of(reads.inside_keys)
-        others = owner != rank
-        read, owner, place = reads.inside[others], owner[others], place[others]
+        # Copies: views would keep every held state's id and key for the whole layer.
+        self.read_next = held.ids[held.inside :].copy()
+        self.read_next_keys = held.keys[held.inside :].copy()
+        owner, place = split.owner_of(held.keys[: held.inside])
+        others = owner != rank  # the rest are this worker's own
+        read, owner, place = held.ids[: held.inside][others], owner[others], place[others]
+        del held, others
         # Each list goes in sweep order: the owner sends a wave's values in that order too.
         by_place = np.argsort(place)
         read, owner, wave = read[by_place], owner[by_place], split.wave_of_place(place[by_place])
@@ -300,7 +245,7 @@ class Share:
     def _by_wave(
         self, lists: list[IntArray], waves: list[IntArray]
     ) -> tuple[list[npt.NDArray[np.uint32]], IntArray]:
-        """Per wave, the slots in ``held`` of the states of ``lists`` (ids less the base, in
+        """Per wave, the slots of the states of ``lists`` (ids less the base, in
         sweep order, each state's wave in ``waves``) in that wave, worker after worker, and
         the count for each worker (a waves x workers table)."""
         workers = len(lists)
@@ -312,7 +257,7 @@ class Share:
             for w in range(self.waves):
                 per_wave[w].append(ids[cut[w] : cut[w + 1]])
         slots = [
-            np.searchsorted(self.held, np.concatenate(parts)).astype(np.uint32)
+            slots_in(self.bits, self.ranks, np.concatenate(parts).astype(np.int64))
             for parts in per_wave
         ]
         return slots, counts
@@ -406,13 +351,13 @@ class ClusterLayerSolve(LayerSolve):
                 f" the next, more than the 32-bit choice codes name"
                 f" ({sweeps.CODED_STATES:,}); use more workers"
             )
-        self.places = np.searchsorted(share.held, self.own_ids).astype(np.uint32)
-        # The worker's arrays hold its slots (Share.held) from 0: the layer's, then the next's.
+        self.places = slots_in(share.bits, share.ranks, self.own_ids)
+        # The worker's arrays hold its slots (held_states.Held) from 0: the layer's, then the
+        # next's.
         self.base = 0
         self.own = slice(0, share.inside)
-        self.held, self.ranks = slot_map(share.held, self.following)
+        self.held, self.ranks = share.bits, share.ranks
         self.bellman_kernels = (sweeps.bellman_wave_slotted, sweeps.bellman_wave_slotted_serial)
-        share.held = share.held[:0]  # listed: the slot map finds a state's slot from now on
         if finished is None and share.read_next.size:
             raise AssertionError("solver bug: the first layer solved reads a later layer")
         self.next_layer = finished

@@ -104,7 +104,7 @@ class Plan:
 
 
 SLOT_MAP_BYTES = 16 / 64
-"""A worker's slot map (:func:`generator.solver.cluster_layer.slot_map`): a bit a state of the
+"""A worker's slot map (:func:`generator.solver.held_states.held_by_share`): a bit a state of the
 layer it solves and the next, and a count (8 bytes) every 64 of them."""
 
 
