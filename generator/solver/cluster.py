@@ -311,15 +311,20 @@ def solve_distributed(
         run = ClusterLayerSolve(comm, rules, geo, configs, index, moves, layer, finished)
         record = run_layer(run, tolerance)
         finished = run.finished()
-        del run.values, run.lengths  # the next layer reads its share of them from `finished`
+        own, values_sent = run.own_ids, run.share.values_sent
+        # The next layer reads this one's values and lengths from `finished`; the rest of the
+        # layer's arrays go before the next layer lists its own (kept until the next layer's
+        # run was made, they were a third of a worker's peak on five-piece Finkel).
+        del run
         _write_whole(
-            comm, run.own_ids, base, (finished.values_in_order, finished.lengths_in_order),
-            whole, layer_size,
+            comm, own, base, (finished.values_in_order, finished.lengths_in_order), whole,
+            layer_size,
         )  # fmt: skip
+        del own
         # The layer took as long as its slowest worker, and the processor time of them all.
         record["seconds"] = comm.allreduce(record["seconds"], op=MPI.MAX)
         record["cpu_seconds"] = comm.allreduce(record["cpu_seconds"], op=MPI.SUM)
-        record["values_sent"] = comm.allreduce(run.share.values_sent, op=MPI.SUM)
+        record["values_sent"] = comm.allreduce(values_sent, op=MPI.SUM)
         record["working_bytes"] = comm.allreduce(record["working_bytes"], op=MPI.MAX)
         record["peak_bytes"] = comm.allreduce(process_peak(), op=MPI.MAX)
         peak = max(peak, int(record["working_bytes"]))
