@@ -403,8 +403,14 @@ class ClusterLayerSolve(LayerSolve):
         super().solve_lengths()
 
     def finished(self) -> Finished:
-        """This worker's share of the layer, once solved, for the next layer to ask of."""
-        return Finished(self.own_ids, self.own_values, self.lengths[self.places], self.split)
+        """This worker's share of the layer, once solved, for the next layer to ask of. Its
+        lengths are taken out and the layer's choices dropped first (the solve's figures are
+        made): a worker's peak was its finished share made beside them."""
+        lengths = self.lengths[self.places]
+        self.lengths = np.empty(0)
+        self.policy = self.policy[:0].copy()
+        self.settled, self.moved = self.settled[:0].copy(), self.moved[:0].copy()
+        return Finished(self.own_ids, self.own_values, lengths, self.split)
 
     def bellman(self) -> float:
         """A Bellman sweep: the workers agree on the largest change after every wave (its
