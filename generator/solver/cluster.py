@@ -146,6 +146,16 @@ one share, the setup took 12.6 s of processor time against 16.4 s, and on six-pi
 (14,999,784 states) 44.4 s against 77.4 s. Four-piece Finkel's two workers peaked at 301 and
 293 MiB (448 and 446 before; the plan's figure is 0.28 GiB), five-piece Finkel's at 743 and
 730 MiB with 262,144-state chunks, the same bits.
+
+Two more steps brought five-piece Finkel's workers to 497 and 491 MiB (51.6026115570 %, 771 s
+wall, 628 s processor): a finished layer's run is dropped before the next layer lists its
+states (it was kept until the next layer's run was made), and a worker's finished share is
+made after the layer's choices are dropped. Read phase by phase on one worker alone, the
+peak is now the lengths phase of the largest layer: the worker's share of one process's
+arrays, and beside them its states' ids and put-aside values, the next layer's finished share
+it asks of, and what asking takes. The plan counts those too
+(:func:`generator.solver.solve_plan.beside_bytes`): 0.55 GiB a worker for that solve, where it
+had said 0.39 GiB.
 """
 
 from __future__ import annotations
