@@ -173,7 +173,8 @@ class Share:
     its own, those of the layer its options lead to, then those of the next layer, in order of
     id); the new values of its states that other workers read, and theirs that it reads, by
     slot. Listed once a layer (each worker asks the owners for the states its options lead
-    to), sent every wave."""
+    to), sent every wave. ``span`` is the states of the layer and the next
+    (``LayerSolve.following``)."""
 
     def __init__(
         self,
@@ -183,13 +184,13 @@ class Share:
         own_keys: npt.NDArray[np.integer],
         own_ids: IntArray,
         wave_start: IntArray,
+        span: int,
     ) -> None:
         workers, rank = comm.size, comm.rank
         index, layer = solved.index, int(split.shape[0])
         self.comm = comm
         self.base = base = int(index.layer_base[layer])
         size = int(index.layer_base[layer + 1]) - base
-        span = int(index.layer_base[min(layer + 2, len(index.layer_base) - 1)]) - base
         self.waves = split.waves
         held = held_by_share(solved, own_keys, own_ids, base, span, size)
         self.bits, self.ranks = held.bits, held.ranks
@@ -343,7 +344,7 @@ class ClusterLayerSolve(LayerSolve):
         self.own_ids: IntArray = np.asarray(self.places, dtype=np.int64)
         """The ids (less the base) of this worker's states, in its share's order."""
         self.share = share = Share(
-            comm, solved, self.split, self.order, self.own_ids, self.wave_start
+            comm, solved, self.split, self.order, self.own_ids, self.wave_start, self.following
         )
         if share.kept >= sweeps.CODED_STATES:
             raise SolveRefused(

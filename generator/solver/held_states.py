@@ -45,9 +45,9 @@ class Held(NamedTuple):
 
 
 @njit(cache=True)
-def _mark(bits: np.ndarray, ids: np.ndarray, base: int) -> None:
-    """Set the bit of each state ``ids`` (less ``base``), refusing one past the map."""
-    span = bits.shape[0] * 64
+def _mark(bits: np.ndarray, ids: np.ndarray, base: int, span: int) -> None:
+    """Set the bit of each state ``ids`` (less ``base``), refusing one past the layer and the
+    next (``span`` states)."""
     for k in range(ids.shape[0]):
         place = ids[k] - base
         if place < 0 or place >= span:
@@ -117,9 +117,9 @@ def held_by_share(
     and every state their options lead to (:class:`Held`)."""
     bits = np.zeros((span + 63) // 64, dtype=np.uint64)
     own = np.asarray(own_ids, dtype=np.int64)
-    _mark(bits, own, 0)
+    _mark(bits, own, 0, span)
     for _, chunk in _chunks(own_keys):
-        _mark(bits, partition.successors(solved, chunk)[1], base)
+        _mark(bits, partition.successors(solved, chunk)[1], base, span)
     ranks = _ranks(bits)
     kept = int(ranks[-1])
     keys = np.empty(kept, dtype=np.int64)
