@@ -56,6 +56,18 @@ class Traffic:
     def bytes(self) -> int:
         return FLOAT_BYTES * self.values
 
+    def crossing_by_worker(self, workers: int) -> int:
+        """The crossing values the busiest worker receives a sweep (split evenly)."""
+        return math.ceil(self.values / workers)
+
+    def read_by_worker(self, workers: int) -> int:
+        """The finished next-layer values the busiest worker reads once (split evenly)."""
+        return math.ceil(self.once / workers)
+
+    def received_by_worker(self, workers: int) -> int:
+        """Every value the busiest worker receives for the layer: its crossings and reads."""
+        return math.ceil((self.values + self.once) / workers)
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -85,8 +97,7 @@ class Plan:
     def slots_per_worker(self) -> int:
         """The states the busiest worker keeps, about: its share of the largest layer and the
         values it receives (the crossing values and the next layer's reads, split evenly)."""
-        received = math.ceil((self.traffic.values + self.traffic.once) / self.workers)
-        return self.states_per_worker + received
+        return self.states_per_worker + self.traffic.received_by_worker(self.workers)
 
     @property
     def codes_fit(self) -> bool:
@@ -142,9 +153,11 @@ def beside_bytes(share: int, traffic: Traffic, workers: int) -> int:
     layer, when all of these are held at once (five-piece Finkel, one worker alone). Five-piece
     Finkel's two workers peaked at 497 and 491 MiB (each process's ``VmHWM``, this machine),
     against 0.55 GiB planned with these bytes and 0.39 GiB without them."""
-    reads = math.ceil(traffic.once / workers)
-    crossing = math.ceil(traffic.values / workers)
-    return SHARE_BESIDE_BYTES * share + READ_NEXT_BYTES * reads + CROSSING_BYTES * crossing
+    return (
+        SHARE_BESIDE_BYTES * share
+        + READ_NEXT_BYTES * traffic.read_by_worker(workers)
+        + CROSSING_BYTES * traffic.crossing_by_worker(workers)
+    )
 
 
 def _shared_bytes(rules: Rules, exact: bool) -> int:
@@ -229,7 +242,7 @@ def planned(counted: Counted, workers: int) -> Plan:
     if workers < 1:
         raise PlanRefused(f"--workers must be at least 1, got {workers}")
     traffic = counted.crossings.traffic(workers, counted.largest)
-    received = FLOAT_BYTES * math.ceil((traffic.values + traffic.once) / workers)
+    received = FLOAT_BYTES * traffic.received_by_worker(workers)
     shared = counted.shared_bytes
     every = shared + held_whole(counted.largest)
     share = math.ceil(counted.largest / workers)
