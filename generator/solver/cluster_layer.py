@@ -189,7 +189,8 @@ class Share:
         workers, rank = comm.size, comm.rank
         index, layer = solved.index, int(split.shape[0])
         self.comm = comm
-        self.base = base = int(index.layer_base[layer])
+        # The layer's first id and size, as LayerSolve.origin and layer_states have them.
+        base = int(index.layer_base[layer])
         size = int(index.layer_base[layer + 1]) - base
         self.waves = split.waves
         held = held_by_share(solved, own_keys, own_ids, base, span, size)
