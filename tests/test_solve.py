@@ -544,18 +544,34 @@ def stopped_after_saves(
     return kept
 
 
-@pytest.mark.parametrize("stop_at", [5, 40, 160, 210])
+@pytest.mark.parametrize(
+    ("stop_at", "where"),
+    [
+        (5, (4, "values", True)),
+        (35, (4, "values", False)),
+        (150, (4, "lengths", False)),
+        (318, (1, "values", True)),
+        (400, (0, "lengths", False)),
+    ],
+)
 def test_a_layer_stopped_midway_goes_on_from_its_saved_progress(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop_at: int
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    stop_at: int,
+    where: tuple[int, str, bool],
 ) -> None:
     """A layer's progress is saved at the start of its sweeps (here at every one): a solve
     stopped right after its ``stop_at``-th save goes on from it when run again and ends with
-    the same bits as a solve never stopped. Three-piece Finkel saves 229 times: 5 stops in
-    the top layer's value sweeps, 40 in its length sweeps, 160 in layer 1's value sweeps
-    after three finished layers, 210 in the last layer's length sweeps."""
+    the same bits as a solve never stopped. Three-piece Finkel saves 418 times; ``where`` is
+    the layer, the phase and whether the stop falls among a round's evaluation sweeps (after
+    its Bellman sweep, the round's target saved): in the top layer's second round, before its
+    fourth Bellman sweep, in its length sweeps, in layer 1's fifth round after three finished
+    layers, and in the last layer's length sweeps."""
     rules = finkel(3)
     whole = solve(rules, cache_dir=None)
     kept = stopped_after_saves(rules, tmp_path, stop_at, monkeypatch)
+    last = kept[-1]
+    assert (last.layer, last.phase, "evaluation_target" in last.counters) == where
     folder = solution_path(tmp_path, rules)
     assert list(folder.glob("layer-*.json")), "the unfinished layer's progress is saved"
     going_on = Checkpoints.progress_of
@@ -771,7 +787,7 @@ def test_a_resumed_layer_reads_its_progress_into_place(
 
     monkeypatch.setattr(cache_files, "CHUNK_BYTES", 4096)
     rules = finkel(3)
-    kept = stopped_after_saves(rules, tmp_path, 160, monkeypatch)[-1]
+    kept = stopped_after_saves(rules, tmp_path, 318, monkeypatch)[-1]  # layer 1, its values
     store = Checkpoints(solution_path(tmp_path, rules))
     configs = enumerate_configurations(rules, geometry(rules))
     index = build_index(geometry(rules), configs)

@@ -338,21 +338,30 @@ class LayerSolve:
 
     def solve_values(self, tolerance: float) -> None:
         """Bellman sweeps, each followed by evaluation sweeps, until a Bellman sweep changes
-        no value by ``tolerance``."""
+        no value by ``tolerance``. Progress is saved before any of them, when due
+        (:meth:`save`), so a stopped round goes on from its last full sweep."""
+        # A round stopped among its evaluation sweeps goes on with them (its target saved).
+        going_on: float | None = self.counters.get("evaluation_target")
         while True:
-            self.save("values")
-            self.drift_at[min(self.bellman_sweeps + 1, 15)] = self.drift
-            clock = _cpu_time()
-            change = self.bellman()
-            self.bellman_cpu += _cpu_time() - clock
-            self.drift += change
-            self.bellman_sweeps += 1
-            if change < tolerance:
-                self.phase = "lengths"
-                return
-            early = self.bellman_sweeps <= EARLY_ROUNDS
-            target = max(tolerance, change * (EARLY_FACTOR if early else EVALUATION_FACTOR))
+            if going_on is None:
+                self.save("values")
+                self.drift_at[min(self.bellman_sweeps + 1, 15)] = self.drift
+                clock = _cpu_time()
+                change = self.bellman()
+                self.bellman_cpu += _cpu_time() - clock
+                self.drift += change
+                self.bellman_sweeps += 1
+                if change < tolerance:
+                    self.phase = "lengths"
+                    return
+                early = self.bellman_sweeps <= EARLY_ROUNDS
+                target = max(tolerance, change * (EARLY_FACTOR if early else EVALUATION_FACTOR))
+            else:
+                target, going_on = float(going_on), None
             while True:
+                # Saved before a full sweep, which sets every state's change for the hot
+                # sweeps after it: the stored values, choices and target are the whole round.
+                self.save("values", evaluation_target=target)
                 step = self.evaluate(self.values, False)
                 self.drift += step
                 self.evaluation_sweeps += 1
