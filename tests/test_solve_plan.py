@@ -207,6 +207,36 @@ def test_bad_plans_are_refused(argv: tuple[str, ...], message: str) -> None:
     assert message in err
 
 
+@pytest.mark.parametrize(
+    ("hosts", "message"),
+    [
+        ("localhost,nosuchhost.invalid", "--address: host 'nosuchhost.invalid' is not known"),
+        (" , ", "names no host"),
+        (None, "hosts:3: host 'nosuchhost.invalid' is not known"),
+        ("", "names no host"),
+    ],
+)
+def test_hosts_that_do_not_resolve_are_named_before_any_worker_starts(
+    tmp_path: Path, hosts: str | None, message: str
+) -> None:
+    """A host name that does not resolve (``.invalid`` never does) is refused with where it
+    is named, comma list or hosts file and line, before ``mpiexec`` tries SSH on it; an
+    empty file or list names no host. ``None``: a hosts file whose third line is the bad one."""
+    where = tmp_path / "hosts"
+    if hosts is None:
+        where.write_text("# the cluster\nlocalhost:2\nnosuchhost.invalid:2  # the second machine\n")
+    elif hosts == "":
+        where.write_text("# no hosts yet\n\n")
+    address = str(where) if hosts in (None, "") else hosts
+    status, _, err = _run(
+        "solve", "royalur-finkel", "--pieces", "2", "--workers", "2", "--address", address,
+        "--cache-dir", str(tmp_path / "cache"),
+    )  # fmt: skip
+    assert status == 2
+    assert message in err
+    assert not (tmp_path / "cache").exists(), "nothing is started or written"
+
+
 def test_the_fewest_workers_that_fit() -> None:
     counted = count(with_pieces(rules_for("royalur-finkel"), 2))
     alone = planned(counted, 1)

@@ -37,6 +37,42 @@ def mpiexec() -> str | None:
     return str(beside) if beside.exists() else shutil.which("mpiexec")
 
 
+def named_hosts(address: str) -> list[tuple[str, str]]:
+    """The hosts ``--address`` names, each with where it is named: MPICH's forms, a file of
+    hosts (``host`` or ``host:workers`` a line, ``#`` starting a comment; ``file:line``) or
+    hosts separated by commas (``--address``)."""
+    where = Path(address)
+    if where.is_file():
+        lines = where.read_text(encoding="utf-8", errors="replace").splitlines()
+        named = [(line.split("#", 1)[0].strip(), f"{where}:{n}") for n, line in enumerate(lines, 1)]
+    else:
+        named = [(part.strip(), "--address") for part in address.split(",")]
+    return [(text.split(":", 1)[0].strip(), at) for text, at in named if text]
+
+
+def unknown_host(address: str) -> str | None:
+    """Why ``--address`` names no host MPI could start a worker on, or ``None``: the first
+    host whose name does not resolve here, where it is named, and the fix. (A host that
+    resolves but refuses SSH is reported by ``mpiexec`` itself.)"""
+    import socket
+
+    named = named_hosts(address)
+    if not named:
+        return (
+            f"--address {address}: names no host; give hosts separated by commas, or a file"
+            " of hosts, one a line"
+        )
+    for host, at in named:
+        try:
+            socket.getaddrinfo(host, None)
+        except (socket.gaierror, UnicodeError):
+            return (
+                f"{at}: host {host!r} is not known to this machine (its name does not"
+                " resolve); correct the name, or add it to /etc/hosts or the DNS"
+            )
+    return None
+
+
 def launch(args: argparse.Namespace, cache_dir: Path, rules: Rules) -> int:
     """Start ``args.workers`` workers on the solve of ``args.variant`` (``rules``, with its
     pieces); their exit status. A run that stops says what it kept and what it lost."""

@@ -111,6 +111,12 @@ def run(args: argparse.Namespace) -> int:
     if args.address is not None and (args.workers is None or args.plan):
         print("--address: only with --workers K, to solve on those hosts", file=sys.stderr)
         return 2
+    if args.address is not None:
+        from generator.commands._cluster import unknown_host
+
+        if (unknown := unknown_host(args.address)) is not None:
+            print(unknown, file=sys.stderr)
+            return 2
     if args.plan and (args.workers is None) != args.write_results:
         print(
             "--plan: give --workers K (the workers to plan for) or --write-results (the costed"
