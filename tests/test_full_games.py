@@ -19,6 +19,7 @@ from conftest import ROOT, VARIANTS
 from generator.cli import main
 from generator.measure.core import Results, Settings
 from generator.measure.full_games import FULL_GAMES, full_game_problems, read_full_games
+from generator.measure.solve_plan import SOLVE_PLAN, read_solve_plan
 from generator.measure.suite import SUITE
 from generator.model.catalog import load_valid_catalog
 from generator.model.catalog_contents import Catalog
@@ -309,6 +310,17 @@ def test_the_statistics_pages_say_what_the_full_games_show(
         assert figures.per_variant[vid]["full_game"]["game"].record.first_player == (
             record.first_player
         )
+    # The games too large for one machine lead to the costed plan, where one is committed.
+    assert "#past-one-machine" not in section
+    plan = read_solve_plan(catalog, Settings(cache_root=None, log=lambda _: None))
+    assert plan is not None and plan.games, "results/solve-plan.json: run ur-variants solve --plan"
+    planned = statistics_files(
+        SiteContext(catalog, None, load_editions(VARIANTS)),
+        Results(0, {FULL_GAMES.name: found, SOLVE_PLAN.name: plan}),
+    )
+    page = html.unescape(str(planned.files["statistics/index.md"]))
+    too_large = next(line for line in page.splitlines() if "**Too large to solve:**" in line)
+    assert too_large.endswith("and what it would cost](method.md#past-one-machine).")
 
 
 def test_each_rulebooks_conclusion_gives_its_full_game_where_solved(

@@ -136,6 +136,7 @@ def statistics_pages(
         "agent_scores": agents,
         "exact_effects": exact_effects,
         "agent_words": ctx.words.agent,
+        "plan": results.get(SOLVE_PLAN) if results else None,
     }
     page = "statistics/index.md"
     files[page] = render(
@@ -164,7 +165,6 @@ def statistics_pages(
         question_page=question_page,
         link=ctx.linker(method),
         baseline_games=next((f.games for f in findings), None),
-        plan=results.get(SOLVE_PLAN) if results else None,
         sizes={
             "sensitivity": SENSITIVITY_GAMES,
             "half_width": EFFECT_HALF_WIDTH,
