@@ -13,8 +13,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
-from conftest import ROOT, VARIANTS
+from conftest import ROOT, VARIANTS, rules_for
 
 from generator.cli import main
 from generator.measure.core import Results, Settings
@@ -30,7 +31,7 @@ from generator.site.edition import load_editions
 from generator.site.full_games_view import full_games_view
 from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
-from generator.solver import full_games
+from generator.solver import bellman_check, full_games
 from generator.solver.behaviour import estimate_digest
 from generator.solver.full_games import FullGame, fingerprint, status
 from generator.solver.solve import solve, with_pieces
@@ -168,6 +169,41 @@ def test_the_command_adds_a_rulebook_and_keeps_the_others(
     assert main(["--root", str(root), "full-games"]) == 0  # the pending list brought up to date
     third = full_games.read_results(output)
     assert third is not None and set(third["pending"]) == {"fixture-child"}
+
+
+def test_check_reads_the_cached_solve_and_steps_it_with_the_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--check`` solves nothing: it reads a solved rulebook's solve from the cache, compares
+    its start with the record and checks the stored figures one step against the reference
+    engine; a rulebook named without a record, or without its solve in the cache, is not
+    checked (exit 2)."""
+    root = _project(tmp_path)
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    capsys.readouterr()
+    check = ["--root", str(root), "full-games", "--check", "--positions", "40", "--seed", "5"]
+    assert main([*check, "fixture-game"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 5" in out and "as recorded; 40 positions checked" in out and out.endswith("ok\n")
+    assert main([*check, "fixture-child"]) == 2
+    assert "fixture-child: no current record" in capsys.readouterr().err
+    shutil.rmtree(root / ".cache" / "solve")
+    assert main([*check, "fixture-game"]) == 2
+    assert "fixture-game: no complete solve" in capsys.readouterr().out
+    assert not (root / ".cache" / "solve").exists(), "a check never solves"
+
+
+def test_a_stored_value_off_by_a_hair_fails_the_engine_step() -> None:
+    """One position's stored chance moved by 1e-9 (a hundred times the allowed gap): the
+    one-step check at that position fails; the table as solved passes."""
+    solution = solve(with_pieces(rules_for("royalur-finkel"), 2), cache_dir=None)
+    positions = bellman_check.positions_met(solution.rules, seed=2, count=50)
+    assert bellman_check.gaps(solution, positions).hold
+    values = np.array(solution.values, copy=True)
+    values[solution.index(positions[7])] += 1e-9
+    damaged = dataclasses.replace(solution, values=values)
+    found = bellman_check.gaps(damaged, [positions[7]])
+    assert not found.hold and found.value == pytest.approx(1e-9, rel=1e-3)
 
 
 def test_a_size_counted_by_an_older_memory_estimate_is_counted_again(tmp_path: Path) -> None:
@@ -312,7 +348,7 @@ def test_the_statistics_pages_say_what_the_full_games_show(
         )
     # The games too large for one machine lead to the costed plan, where one is committed.
     assert "#past-one-machine" not in section
-    plan = read_solve_plan(catalog, Settings(cache_root=None, log=lambda _: None))
+    plan = read_solve_plan(catalog, Settings(cache_root=ROOT / ".cache", log=lambda _: None))
     assert plan is not None and plan.games, "results/solve-plan.json: run ur-variants solve --plan"
     planned = statistics_files(
         SiteContext(catalog, None, load_editions(VARIANTS)),

@@ -42,6 +42,7 @@ from generator.engine.rules import EntryRule, Rules, Side
 from generator.model.catalog import load_catalog
 from generator.sim.kernel_moves import MAX_MOVES, MOVE_WIDTH, header
 from generator.solver import solve_layer, solve_sweeps
+from generator.solver.bellman_check import gaps
 from generator.solver.solution import Solution, SolveRefused
 from generator.solver.solve import rules_key, solution_path, solve, with_pieces
 from generator.solver.solve_checkpoints import Checkpoints, LayerProgress, release_pages
@@ -201,35 +202,9 @@ def test_figures_are_reported(finkel_two: Solution) -> None:
 
 def bellman_residuals(solution: Solution, positions: list[Position]) -> tuple[float, float]:
     """Largest |V - backup(V)| and largest E outside its backup bracket, where backups use
-    the reference engine's moves and the solved values of the positions they lead to."""
-    rules = solution.rules
-    value_gap = length_gap = 0.0
-    for position in positions:
-        mover = position.to_move
-        value = solution.win_probability(position)
-        backup, low, high = 0.0, 1.0, 1.0  # E's backup, bracketed over tied best moves
-        for throw, probability in rules.throws:
-            scored = []
-            for _, after in successors(rules, position, throw):
-                if winner(rules, after) is not None:
-                    scored.append((1.0 if winner(rules, after) is mover else 0.0, 0.0))
-                    continue
-                v = solution.win_probability(after)
-                scored.append(
-                    (v if after.to_move is mover else 1 - v, solution.expected_throws_left(after))
-                )
-            best = max(v for v, _ in scored)
-            tied = [e for v, e in scored if v >= best - 1e-12]
-            backup += float(probability) * best
-            low += float(probability) * min(tied)
-            high += float(probability) * max(tied)
-        value_gap = max(value_gap, abs(value - backup))
-        length = solution.expected_throws_left(position)
-        if math.isinf(length):  # endless under the policy: some best move must be endless
-            length_gap = max(length_gap, 0.0 if math.isinf(high) else math.inf)
-        else:
-            length_gap = max(length_gap, low - length, length - high)
-    return value_gap, length_gap
+    the reference engine's moves (:func:`generator.solver.bellman_check.gaps`)."""
+    found = gaps(solution, positions)
+    return found.value, found.length
 
 
 def test_finkel_two_satisfies_bellman_with_engine_moves(finkel_two: Solution) -> None:

@@ -10,6 +10,11 @@ Rulebooks playing the same game are solved once. Every simulated rulebook withou
 record is listed as pending with its size, counted beforehand (a few minutes the first time:
 the largest games are counted, not guessed). With no rulebook named, only the pending list is
 brought up to date. Seven pieces on Bell's route: 137,870,097 positions, under 2 GiB.
+
+``--check`` solves nothing and writes nothing: each solved rulebook named (every one, when
+none is) is read from its complete solve in .cache/solve, its start compared with its record,
+and the stored figures checked one step against the reference engine's moves at positions met
+in random play (generator/solver/bellman_check.py); exit 1 when a check fails.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ ORDER = 46
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+
+    from generator.engine.rules import Rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +56,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         help="the results file (default results/full-games.json)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="solve nothing: check each solved rulebook's cached solve against its record and,"
+        " one step at a time, against the reference engine's moves",
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=1000,
+        help="with --check: positions met in random play to check (default 1000)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="with --check: the seed of the random games"
     )
     add_solve_arguments(parser, 20.0)
 
@@ -74,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     output = args.output or args.root / "results" / "full-games.json"
     results = fg.read_results(output) or fg.empty_results()
+    if args.check:
+        return _check(args, games, results)
     limit = int(args.max_memory_gb * 2**30)
 
     def log(line: str) -> None:
@@ -136,3 +160,51 @@ def _provenance_at_start(root: Path, command: str) -> Callable[[float], dict[str
 
     at_start = provenance(root, command, 0.0, stamp("full-games.json"))
     return lambda seconds: {**at_start, "wall_seconds": round(seconds, 1)}
+
+
+def _check(args: argparse.Namespace, games: dict[str, Rules], results: dict[str, Any]) -> int:
+    """``--check``: each solved record's cached solve against the record and the engine."""
+    import random
+
+    from generator.solver import bellman_check
+    from generator.solver import full_games as fg
+    from generator.solver.solve_read import cached_solution
+
+    if args.positions < 1:
+        print("--positions: at least 1", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    print(f"seed {seed} (--seed {seed} checks the same positions again)")
+    solved = fg.status(games, results).solved
+    if unsolved := [vid for vid in args.variant if vid not in solved]:
+        print(f"{', '.join(unsolved)}: no current record to check", file=sys.stderr)
+        return 2
+    cache_dir = args.root / ".cache" / "solve"
+    status = 0
+    for vid in args.variant or sorted(solved):
+        record = solved[vid]
+        solution = cached_solution(games[vid], cache_dir)
+        if solution is None:
+            print(f"{vid}: no complete solve in {cache_dir}; not checked")
+            if args.variant and status == 0:
+                status = 2  # a rulebook named but not there to check
+            continue
+        start_agrees = abs(solution.start_value - record.first_player) <= 1e-12
+        found = bellman_check.gaps(
+            solution, bellman_check.positions_met(games[vid], seed, args.positions)
+        )
+        print(
+            f"{vid}: first player {100 * solution.start_value:.10f} %"
+            + (
+                " as recorded"
+                if start_agrees
+                else f", the record says {100 * record.first_player:.10f} %"
+            )
+            + f"; {found.positions:,} positions checked one step with the reference engine's"
+            f" moves: largest chance gap {found.value:.1e} (at most {bellman_check.VALUE_GAP:g}),"
+            f" largest length gap {found.length:.1e} throws (at most {bellman_check.LENGTH_GAP:g}):"
+            + (" ok" if start_agrees and found.hold else " FAILS")
+        )
+        if not (start_agrees and found.hold):
+            status = 1
+    return status
