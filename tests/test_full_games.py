@@ -28,7 +28,7 @@ from generator.sim.results_files import read_results
 from generator.sim.suite import Suite
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
-from generator.site.full_games_view import full_games_view
+from generator.site.full_games_view import full_games_view, machine_words
 from generator.site.render import environment
 from generator.site.statistics_page import statistics_files
 from generator.solver import bellman_check, full_games
@@ -191,6 +191,41 @@ def test_check_reads_the_cached_solve_and_steps_it_with_the_engine(
     assert main([*check, "fixture-game"]) == 2
     assert "fixture-game: no complete solve" in capsys.readouterr().out
     assert not (root / ".cache" / "solve").exists(), "a check never solves"
+
+
+def test_a_game_solved_on_two_workers_is_recorded_as_one_process_records_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--workers 2`` solves the fixture game on a local cluster and records it: the same
+    figures as one process (within the tolerance: the workers start from 1/2), every worker's
+    processor time, the busiest worker's peak, the workers in the provenance and in words;
+    ``--check`` reads the cluster's whole solution; a bad host is refused before any start."""
+    root = _project(tmp_path)
+    output = root / "results" / "full-games.json"
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    alone = full_games.read_results(output)
+    assert alone is not None
+    single = alone["solved"]["fixture-game"]
+    assert main(["--root", str(root), "full-games", "fixture-game", "--workers", "2"]) == 0
+    capsys.readouterr()
+    results = full_games.read_results(output)
+    assert results is not None
+    record = full_games.FullGame.from_dict(results["solved"]["fixture-game"])
+    assert record.first_player == pytest.approx(single["first_player"], abs=1e-12)
+    assert record.expected_throws == pytest.approx(single["expected_throws"], abs=1e-9)
+    assert (record.states, record.pieces) == (single["states"], single["pieces"])
+    provenance = record.provenance
+    assert provenance["command"] == "ur-variants full-games fixture-game --workers 2"
+    assert provenance["workers"] == 2 and provenance["process_peak_bytes"] > 2**20
+    assert record.cpu_seconds > 0 and results["command"] == provenance["command"]
+    assert machine_words(provenance).startswith("2 workers sharing a ")
+    check = ["--root", str(root), "full-games", "--check", "--positions", "30", "--seed", "2"]
+    assert main([*check, "fixture-game"]) == 0
+    assert capsys.readouterr().out.endswith("ok\n")
+    bad = ["--workers", "2", "--address", "localhost,nosuchhost.invalid"]
+    assert main(["--root", str(root), "full-games", "fixture-game", *bad]) == 2
+    assert "'nosuchhost.invalid' is not known" in capsys.readouterr().err
+    assert main(["--root", str(root), "full-games", "fixture-game", "--address", "h"]) == 2
 
 
 def test_a_stored_value_off_by_a_hair_fails_the_engine_step() -> None:

@@ -50,7 +50,7 @@ def worker(argv: list[str]) -> int:
     # Each worker's own high-water mark.
     peaks = comm.gather(process_peak(), root=0)
     if solution is not None and peaks is not None:  # the first worker
-        save_solution(folder, solution)
+        save_solution(folder, solution, peaks)
         print_solution(args.variant, rules, changes, solution, f" on {comm.size} workers")
         mib = ", ".join(f"{peak / 2**20:,.0f}" for peak in peaks)
         print(f"  each worker's peak memory:  {mib} MiB (worker 0 first)")

@@ -15,6 +15,10 @@ brought up to date. Seven pieces on Bell's route: 137,870,097 positions, under 2
 none is) is read from its complete solve in .cache/solve, its start compared with its record,
 and the stored figures checked one step against the reference engine's moves at positions met
 in random play (generator/solver/bellman_check.py); exit 1 when a check fails.
+
+``--workers K [--address HOSTS]`` solves one rulebook on K MPI workers (``ur-variants solve
+--workers``: a local cluster, or the hosts named) and records it as a single process's solve is
+recorded: the games too large for one machine become records the same way.
 """
 
 from __future__ import annotations
@@ -72,6 +76,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=None, help="with --check: the seed of the random games"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="solve the one rulebook named on this many MPI workers (a local cluster unless"
+        " --address names hosts; needs the cluster extra), then record it",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="with --workers: the hosts to start the workers on, separated by commas, or a"
+        " file of hosts, one a line",
+    )
     add_solve_arguments(parser, 20.0)
 
 
@@ -98,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     results = fg.read_results(output) or fg.empty_results()
     if args.check:
         return _check(args, games, results)
+    if args.workers is not None or args.address is not None:
+        return _distributed(args, games, output, results, began)
     limit = int(args.max_memory_gb * 2**30)
 
     def log(line: str) -> None:
@@ -168,7 +187,7 @@ def _check(args: argparse.Namespace, games: dict[str, Rules], results: dict[str,
 
     from generator.solver import bellman_check
     from generator.solver import full_games as fg
-    from generator.solver.solve_read import cached_solution
+    from generator.solver.solve_read import cached_solution, distributed_solution
 
     if args.positions < 1:
         print("--positions: at least 1", file=sys.stderr)
@@ -183,7 +202,12 @@ def _check(args: argparse.Namespace, games: dict[str, Rules], results: dict[str,
     status = 0
     for vid in args.variant or sorted(solved):
         record = solved[vid]
-        solution = cached_solution(games[vid], cache_dir)
+        workers = record.provenance.get("workers")
+        if workers:  # solved on a cluster: its whole solution has a folder of its own
+            read = distributed_solution(games[vid], cache_dir, int(workers))
+            solution = read[0] if read is not None else None
+        else:
+            solution = cached_solution(games[vid], cache_dir)
         if solution is None:
             print(f"{vid}: no complete solve in {cache_dir}; not checked")
             if args.variant and status == 0:
@@ -208,3 +232,64 @@ def _check(args: argparse.Namespace, games: dict[str, Rules], results: dict[str,
         if not (start_agrees and found.hold):
             status = 1
     return status
+
+
+def _distributed(
+    args: argparse.Namespace,
+    games: dict[str, Rules],
+    output: Path,
+    results: dict[str, Any],
+    began: float,
+) -> int:
+    """``--workers K``: the one rulebook named solved on K workers, then recorded."""
+    from generator.claims.behaviour import stamp
+    from generator.commands._cluster import launch, unknown_host
+    from generator.sim.results_files import publish
+    from generator.solver import full_games as fg
+    from generator.solver.solve_read import distributed_solution
+
+    if args.workers is None or args.workers < 1 or len(args.variant) != 1 or args.pending:
+        print(
+            "--workers K: at least one worker, and one rulebook named (not --pending);"
+            " --address only with --workers",
+            file=sys.stderr,
+        )
+        return 2
+    if args.address is not None and (unknown := unknown_host(args.address)) is not None:
+        print(unknown, file=sys.stderr)
+        return 2
+    vid = args.variant[0]
+    rules = games[vid]
+    cache_dir = args.root / ".cache" / "solve"
+    command = shlex.join(
+        ["ur-variants", "full-games", vid, "--workers", str(args.workers)]
+        + (["--address", args.address] if args.address else [])
+    )
+    at_start = _provenance_at_start(args.root, command)
+    launched = argparse.Namespace(
+        variant=[vid], no_cache=False, workers=args.workers, address=args.address,
+        root=args.root, pieces=None, set=[], progress=args.progress,
+    )  # fmt: skip
+    status = launch(launched, cache_dir, rules)
+    if status != 0:
+        return status
+    found = distributed_solution(rules, cache_dir, args.workers)
+    if found is None:
+        print(
+            f"{vid}: the workers finished but no whole solution is in {cache_dir} (with"
+            " --address, the first worker's host keeps it: run this command there)",
+            file=sys.stderr,
+        )
+        return 1
+    record = fg.distributed_record(vid, rules, *found, at_start, args.address)
+    results = fg.with_saved(results, fg.read_results(output))
+    results["solved"][vid] = record.as_dict()
+    limit = int(args.max_memory_gb * 2**30)
+    fg.refresh_pending(results, games, limit, lambda line: print(line, file=sys.stderr))
+    fg.write_results(output, results)
+    print(f"{vid}: {100 * record.first_player:.10f} %, saved in {output}", file=sys.stderr)
+    publish(
+        args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary,
+        stamp(output.name),
+    )  # fmt: skip
+    return 0

@@ -206,11 +206,19 @@ def date_words(provenance: dict[str, Any]) -> str:
 
 
 def machine_words(provenance: dict[str, Any]) -> str:
-    """The machine in words: ``a 2-core AMD EPYC machine with 24 GiB of memory``."""
+    """The machine in words: ``a 2-core AMD EPYC machine with 24 GiB of memory``; a
+    distributed solve's workers, and the machine of the first where they were on several
+    (the provenance names the launching machine alone)."""
     memory = provenance.get("memory_bytes") or 0
     with_memory = f" with {memory / 2**30:.0f} GiB of memory" if memory else ""
     processor = processor_words(provenance["processor"])
-    return f"a {provenance['cores']}-core {processor} machine{with_memory}"
+    machine = f"a {provenance['cores']}-core {processor} machine{with_memory}"
+    workers = int(provenance.get("workers") or 1)
+    if workers == 1:
+        return machine
+    if provenance.get("address"):
+        return f"{workers} workers on several machines, the first {machine}"
+    return f"{workers} workers sharing {machine}"
 
 
 def processor_words(name: str) -> str:

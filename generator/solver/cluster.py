@@ -176,11 +176,12 @@ from generator.sim.cache_files import read_arrays, read_json, write_arrays, writ
 from generator.solver.cluster_layer import ClusterLayerSolve, Finished, send_to_first
 from generator.solver.layer_split import split_layer
 from generator.solver.solution import Solution, Totals
-from generator.solver.solve import solution_path, warm_up
+from generator.solver.solve import warm_up
 from generator.solver.solve_checkpoints import release_pages
 from generator.solver.solve_estimate import checked_move_table, order_dtype
 from generator.solver.solve_index import build_index
 from generator.solver.solve_layer import run_layer
+from generator.solver.solve_read import cluster_folder
 from generator.solver.solve_space import (
     FloatArray,
     IntArray,
@@ -193,10 +194,9 @@ if TYPE_CHECKING:
 
 
 def cluster_path(cache_dir: Path, rules: Rules, workers: int, tolerance: float = 1e-13) -> Path:
-    """The folder of a distributed solve with ``workers`` workers: the workers' checkpoints
-    and the solution's values and lengths (apart from the single-process solve's)."""
-    folder = solution_path(cache_dir / "cluster", rules, tolerance)
-    return folder.parent / f"{folder.name}.workers{workers}"
+    """The folder of a distributed solve with ``workers`` workers
+    (:func:`generator.solver.solve_read.cluster_folder`)."""
+    return cluster_folder(cache_dir, rules, workers, tolerance)
 
 
 class WorkerCheckpoints:
@@ -399,9 +399,10 @@ def _with_compile(solution: Solution, seconds: float) -> Solution:
     return dataclasses.replace(solution, compile_seconds=seconds)
 
 
-def save_solution(folder: Path, solution: Solution) -> None:
+def save_solution(folder: Path, solution: Solution, worker_peaks: list[int]) -> None:
     """The solution's values and lengths (``values.npy``, ``lengths.npy``) and its start
-    value and figures (``solution.json``), each written whole."""
+    value and figures (``solution.json``: with the workers and the busiest one's peak memory,
+    ``worker_peaks`` being each worker's), each written whole."""
     from generator.files import name_whole, replace_file
 
     def saver(array: FloatArray) -> Callable[[BinaryIO], None]:
@@ -424,6 +425,8 @@ def save_solution(folder: Path, solution: Solution) -> None:
             "states": solution.states,
             "seconds": solution.seconds,
             "cpu_seconds": solution.cpu_seconds,
+            "workers": len(worker_peaks),
+            "worker_peak_bytes": max(worker_peaks),
             "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         },
     )

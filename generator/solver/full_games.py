@@ -38,6 +38,7 @@ from generator.solver.behaviour import estimate_digest
 from generator.solver.fitted_agent import committed_weights
 from generator.solver.policy_eval import ZERO_EFFECT
 from generator.solver.published import PERFECT_FIRST_PLAYER
+from generator.solver.solution import Solution
 from generator.solver.solve import game_key, solution_path, solve, starting_point
 from generator.solver.solve_estimate import PROCESS_BYTES, estimate
 
@@ -215,6 +216,43 @@ def solve_full_game(
             "origin": origin,
             "start": "half" if used is None else "fitted evaluation",
             "process_peak_bytes": None if solution.from_cache else peak,
+        },
+    )
+
+
+def distributed_record(
+    vid: str,
+    rules: Rules,
+    solution: Solution,
+    figures: dict[str, Any],
+    provenance: Callable[[float], dict[str, Any]],
+    address: str | None = None,
+) -> FullGame:
+    """The record of a distributed solve of ``rules`` (:func:`generator.solver.solve_read.
+    distributed_solution`: ``solution`` and its ``figures``): its processor time is every
+    worker's, its wall time the slowest worker's, its memory measured the busiest worker's
+    peak; its estimate is one process's, as a pending game's size is. ``address``: the hosts
+    the workers ran on, where not all on the launching machine."""
+    workers = int(figures["workers"])
+    return FullGame(
+        variant=vid,
+        key=fingerprint(rules),
+        pieces=rules.pieces,
+        first_player=solution.start_value,
+        expected_throws=None if math.isinf(solution.expected_throws) else solution.expected_throws,
+        states=solution.states,
+        memory_bytes=estimate(rules).memory_bytes,
+        cpu_seconds=round(solution.cpu_seconds, 1),
+        solve_seconds=round(solution.seconds, 1),
+        solver_version=None,
+        engine_version=None,
+        provenance={
+            **provenance(solution.seconds),
+            "origin": f"solved on {workers} workers",
+            "start": "half",
+            "workers": workers,
+            "address": address,
+            "process_peak_bytes": int(figures["worker_peak_bytes"]),
         },
     )
 

@@ -4,15 +4,21 @@
 (seven pieces a side: about an hour on two cores) must not start one by accident. A full game
 is checkpointed in one of two folders (:func:`generator.solver.full_games.solve_full_game`): the
 sweeps started from the committed fitted evaluation, or from 1/2 (the same values within the
-tolerance); either, once complete and matching its checksums, is read here.
+tolerance); either, once complete and matching its checksums, is read here. A distributed
+solve (:mod:`generator.solver.cluster`) keeps its whole solution in a folder of its own, named
+by the workers that solved it (:func:`cluster_folder`); it is read here too.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from generator.engine.rules import Rules
-from generator.solver.solution import Solution
+from generator.sim.cache_files import read_json
+from generator.solver.solution import Solution, Totals
 from generator.solver.solve import solution_path, starting_point
 from generator.solver.solve_checkpoints import Checkpoints
 from generator.solver.solve_space import geometry
@@ -47,3 +53,46 @@ def cached_solution(
         if solution is not None:
             return solution
     return None
+
+
+def cluster_folder(
+    cache_dir: Path, rules: Rules, workers: int, tolerance: float = FULL_GAME_TOLERANCE
+) -> Path:
+    """The folder of a distributed solve of ``rules`` on ``workers`` workers: the workers'
+    checkpoints and the whole solution's values and lengths, apart from a single process's."""
+    folder = solution_path(cache_dir / "cluster", rules, tolerance)
+    return folder.parent / f"{folder.name}.workers{workers}"
+
+
+def distributed_solution(
+    rules: Rules, cache_dir: Path, workers: int, tolerance: float = FULL_GAME_TOLERANCE
+) -> tuple[Solution, dict[str, Any]] | None:
+    """The finished distributed solve of ``rules`` on ``workers`` workers in ``cache_dir``
+    (values and lengths memory-mapped) and its figures (``solution.json``: start value,
+    times, the workers and the busiest one's peak memory), or ``None`` when the folder holds
+    no finished one, or one whose arrays do not fit these rules or their start value."""
+    from generator.solver.solve_index import build_index
+    from generator.solver.solve_space import enumerate_configurations
+
+    folder = cluster_folder(cache_dir, rules, workers, tolerance)
+    figures = read_json(folder / "solution.json")
+    if not isinstance(figures, dict):
+        return None
+    geo = geometry(rules)
+    configs = enumerate_configurations(rules, geo)
+    index = build_index(geo, configs)
+    try:
+        values = np.load(folder / "values.npy", mmap_mode="r")
+        lengths = np.load(folder / "lengths.npy", mmap_mode="r")
+    except (OSError, ValueError):
+        return None
+    if values.shape != (index.states,) or lengths.shape != (index.states,):
+        return None
+    totals = Totals(seconds=float(figures["seconds"]), cpu_seconds=float(figures["cpu_seconds"]))
+    peak = int(figures.get("worker_peak_bytes") or 0)
+    solution = totals.solution(
+        rules, geo, configs, index, values, lengths, peak, tolerance, from_cache=True
+    )
+    if solution.start_value != float(figures["start_value"]):
+        return None
+    return solution, figures
