@@ -199,6 +199,24 @@ def solve_full_game(
     origin = "read from the solve cache" if solution.from_cache else "solved"
     if solution.resumed_layers:
         origin += f", resumed after {solution.resumed_layers} checkpointed layers"
+    return _solved(
+        vid,
+        rules,
+        solution,
+        solution.memory_bytes,
+        {
+            **provenance(solution.seconds),
+            "origin": origin,
+            "start": "half" if used is None else "fitted evaluation",
+            "process_peak_bytes": None if solution.from_cache else peak,
+        },
+    )
+
+
+def _solved(
+    vid: str, rules: Rules, solution: Solution, memory_bytes: int, provenance: dict[str, Any]
+) -> FullGame:
+    """The record of ``solution``, the full game of ``rules`` under rulebook ``vid``."""
     return FullGame(
         variant=vid,
         key=fingerprint(rules),
@@ -206,17 +224,12 @@ def solve_full_game(
         first_player=solution.start_value,
         expected_throws=None if math.isinf(solution.expected_throws) else solution.expected_throws,
         states=solution.states,
-        memory_bytes=solution.memory_bytes,
+        memory_bytes=memory_bytes,
         cpu_seconds=round(solution.cpu_seconds, 1),
         solve_seconds=round(solution.seconds, 1),
         solver_version=None,
         engine_version=None,
-        provenance={
-            **provenance(solution.seconds),
-            "origin": origin,
-            "start": "half" if used is None else "fitted evaluation",
-            "process_peak_bytes": None if solution.from_cache else peak,
-        },
+        provenance=provenance,
     )
 
 
@@ -234,19 +247,12 @@ def distributed_record(
     peak; its estimate is one process's, as a pending game's size is. ``address``: the hosts
     the workers ran on, where not all on the launching machine."""
     workers = int(figures["workers"])
-    return FullGame(
-        variant=vid,
-        key=fingerprint(rules),
-        pieces=rules.pieces,
-        first_player=solution.start_value,
-        expected_throws=None if math.isinf(solution.expected_throws) else solution.expected_throws,
-        states=solution.states,
-        memory_bytes=estimate(rules).memory_bytes,
-        cpu_seconds=round(solution.cpu_seconds, 1),
-        solve_seconds=round(solution.seconds, 1),
-        solver_version=None,
-        engine_version=None,
-        provenance={
+    return _solved(
+        vid,
+        rules,
+        solution,
+        estimate(rules).memory_bytes,
+        {
             **provenance(solution.seconds),
             "origin": f"solved on {workers} workers",
             "start": "half",
