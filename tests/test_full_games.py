@@ -206,7 +206,10 @@ def test_a_game_solved_on_two_workers_is_recorded_as_one_process_records_it(
     alone = full_games.read_results(output)
     assert alone is not None
     single = alone["solved"]["fixture-game"]
-    assert main(["--root", str(root), "full-games", "fixture-game", "--workers", "2"]) == 0
+    on_two = ["--root", str(root), "full-games", "fixture-game", "--workers", "2"]
+    assert main(on_two) == 0
+    assert "already solved" in capsys.readouterr().err  # a current record is kept
+    assert main([*on_two, "--again"]) == 0
     capsys.readouterr()
     results = full_games.read_results(output)
     assert results is not None

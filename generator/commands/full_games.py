@@ -260,6 +260,10 @@ def _distributed(
         return 2
     vid = args.variant[0]
     rules = games[vid]
+    current = results["solved"].get(vid)
+    if current is not None and current["key"] == fg.fingerprint(rules) and not args.again:
+        print(f"{vid}: already solved for these rules (--again solves it again)", file=sys.stderr)
+        return 0
     cache_dir = args.root / ".cache" / "solve"
     command = shlex.join(
         ["ur-variants", "full-games", vid, "--workers", str(args.workers)]
