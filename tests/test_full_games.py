@@ -222,6 +222,13 @@ def test_a_game_solved_on_two_workers_is_recorded_as_one_process_records_it(
     assert provenance["workers"] == 2 and provenance["process_peak_bytes"] > 2**20
     assert record.cpu_seconds > 0 and results["command"] == provenance["command"]
     assert machine_words(provenance).startswith("2 workers sharing a ")
+    catalog = load_valid_catalog(root / "variants")
+    shown = Results(
+        0, {FULL_GAMES.name: full_games.status(full_games.full_games(catalog), results)}
+    )
+    pages = statistics_files(SiteContext(catalog, None, load_editions(VARIANTS)), shown)
+    assert "(the busiest of 2 workers)" in str(pages.files["statistics/method.md"])
+    assert "on 2 workers sharing a " in str(pages.files["statistics/index.md"])
     check = ["--root", str(root), "full-games", "--check", "--positions", "30", "--seed", "2"]
     assert main([*check, "fixture-game"]) == 0
     assert capsys.readouterr().out.endswith("ok\n")
