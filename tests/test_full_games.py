@@ -221,7 +221,7 @@ def test_a_game_solved_on_two_workers_is_recorded_as_one_process_records_it(
     assert provenance["command"] == "ur-variants full-games fixture-game --workers 2"
     assert provenance["workers"] == 2 and provenance["process_peak_bytes"] > 2**20
     assert record.cpu_seconds > 0 and results["command"] == provenance["command"]
-    assert machine_words(provenance).startswith("2 workers sharing a ")
+    assert machine_words(provenance).startswith("a ")  # the launching machine
     catalog = load_valid_catalog(root / "variants")
     shown = Results(
         0, {FULL_GAMES.name: full_games.status(full_games.full_games(catalog), results)}

@@ -70,6 +70,16 @@ class Game:
         return machine_words(self.record.provenance)
 
     @property
+    def workers(self) -> int:
+        """The workers of a distributed solve (1: one process)."""
+        return int(self.record.provenance.get("workers") or 1)
+
+    @property
+    def several_machines(self) -> bool:
+        """A distributed solve's workers ran on hosts named (not all on :attr:`machine`)."""
+        return bool(self.record.provenance.get("address"))
+
+    @property
     def processor_time(self) -> str:
         return duration_words(self.record.cpu_seconds)
 
@@ -206,19 +216,12 @@ def date_words(provenance: dict[str, Any]) -> str:
 
 
 def machine_words(provenance: dict[str, Any]) -> str:
-    """The machine in words: ``a 2-core AMD EPYC machine with 24 GiB of memory``; a
-    distributed solve's workers, and the machine of the first where they were on several
-    (the provenance names the launching machine alone)."""
+    """The machine in words: ``a 2-core AMD EPYC machine with 24 GiB of memory`` (of a
+    distributed solve, the machine it was launched from: :attr:`Game.workers`)."""
     memory = provenance.get("memory_bytes") or 0
     with_memory = f" with {memory / 2**30:.0f} GiB of memory" if memory else ""
     processor = processor_words(provenance["processor"])
-    machine = f"a {provenance['cores']}-core {processor} machine{with_memory}"
-    workers = int(provenance.get("workers") or 1)
-    if workers == 1:
-        return machine
-    if provenance.get("address"):
-        return f"{workers} workers on several machines, the first {machine}"
-    return f"{workers} workers sharing {machine}"
+    return f"a {provenance['cores']}-core {processor} machine{with_memory}"
 
 
 def processor_words(name: str) -> str:
