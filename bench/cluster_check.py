@@ -44,9 +44,10 @@ sys.path.insert(0, str(ROOT))
 from generator.engine.rules import Rules, compile_rules  # noqa: E402
 from generator.model.catalog import load_catalog  # noqa: E402
 from generator.sim.cache_files import read_json  # noqa: E402
-from generator.solver.cluster import WORKING, WorkerCheckpoints, cluster_path  # noqa: E402
+from generator.solver.cluster import WORKING, WorkerCheckpoints  # noqa: E402
 from generator.solver.cluster_check import compare_folder, local_workers  # noqa: E402
 from generator.solver.solve import solve, with_pieces  # noqa: E402
+from generator.solver.solve_read import cluster_folder  # noqa: E402
 
 
 def rules_of(variant: str, pieces: int | None) -> Rules:
@@ -59,7 +60,7 @@ def compare(args: argparse.Namespace) -> int:
     rules = rules_of(args.variant, args.pieces)
     cache = args.cache_dir or ROOT / ".cache" / "solve"
     single = solve(rules, cache_dir=cache)
-    found = compare_folder(single, cluster_path(cache, rules, args.workers))
+    found = compare_folder(single, cluster_folder(cache, rules, args.workers))
     pieces = f"{rules.pieces} pieces a side"
     workers = f"{args.workers} worker{'s' * (args.workers != 1)}"
     print(f"{args.variant}, {pieces}, {workers} against one process")
@@ -109,7 +110,7 @@ def checkpointed(folder: Path, workers: int, layer: int) -> list[int]:
 def lost_worker(args: argparse.Namespace) -> int:
     rules = rules_of(args.variant, args.pieces)
     cache = args.cache_dir or Path(tempfile.mkdtemp(prefix="cluster-lost-worker-"))
-    folder = cluster_path(cache, rules, args.workers)
+    folder = cluster_folder(cache, rules, args.workers)
     command = [
         sys.executable, "-m", "generator", "--root", str(ROOT), "solve", args.variant,
         "--pieces", str(rules.pieces), "--workers", str(args.workers), "--cache-dir", str(cache),

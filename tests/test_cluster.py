@@ -19,13 +19,14 @@ from generator.engine.rules import Rules, Side, compile_rules
 from generator.model.catalog import load_catalog
 from generator.sim.cache_files import write_json
 from generator.solver import held_states, partition, solve_sweeps
-from generator.solver.cluster import WORKING, WorkerCheckpoints, cluster_path, loss_report
+from generator.solver.cluster import WORKING, WorkerCheckpoints, loss_report
 from generator.solver.cluster_check import compare_arrays, compare_folder, local_workers
 from generator.solver.cluster_layer import ClusterLayerSolve
 from generator.solver.layer_split import split_layer
 from generator.solver.solution import SolveRefused
 from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_estimate import sweep_order
+from generator.solver.solve_read import cluster_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "generator"]
@@ -48,7 +49,7 @@ def assert_same_as_single(rules: Rules, cache: Path, printed: str) -> None:
     and so does the start value it printed."""
     single = solve(rules, cache_dir=None)
     assert f"first player (light) wins:  {100 * single.start_value:.10f} %" in printed
-    found = compare_folder(single, cluster_path(cache, rules, 2))
+    found = compare_folder(single, cluster_folder(cache, rules, 2))
     assert found.within_bound, found.lines()
     assert found.same_bits, found.lines()
 
@@ -172,7 +173,7 @@ def test_a_killed_worker_costs_its_unfinished_layer(tmp_path: Path) -> None:
     """Kill worker 1 once its first layer is checkpointed: the run stops; the same command
     resumes from the finished layers and stores the single process's values."""
     rules = rules_of("royalur-finkel", 2)
-    checkpoints = cluster_path(tmp_path, rules, 2) / "worker-1"
+    checkpoints = cluster_folder(tmp_path, rules, 2) / "worker-1"
     run = subprocess.Popen(
         solve_command("royalur-finkel", 2, tmp_path),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,

@@ -110,13 +110,14 @@ def launch(args: argparse.Namespace, cache_dir: Path, rules: Rules) -> int:
         env.update(NUMBA_NUM_THREADS=threads, OMP_NUM_THREADS=threads)
     status = subprocess.run(command, env=env, check=False).returncode
     if status != 0:
-        from generator.solver.cluster import cluster_path, loss_report
+        from generator.solver.cluster import loss_report
+        from generator.solver.solve_read import cluster_folder
 
         # Workers on other hosts checkpoint there: only a local run's are read here.
         kept = (
             "each host keeps its workers' checkpoints"
             if args.address
-            else loss_report(cluster_path(cache_dir, rules, args.workers), args.workers)
+            else loss_report(cluster_folder(cache_dir, rules, args.workers), args.workers)
         )
         print(
             f"{args.variant[0]}: the distributed solve stopped (a worker was lost or failed,"

@@ -16,8 +16,9 @@ def worker(argv: list[str]) -> int:
     from generator.commands._catalog import load_named, parse_changes
     from generator.commands.solve import compiled, print_solution
     from generator.processes import give_back_large_allocations, process_peak
-    from generator.solver.cluster import cluster_path, save_solution, solve_distributed
+    from generator.solver.cluster import save_solution, solve_distributed
     from generator.solver.solve import with_pieces
+    from generator.solver.solve_read import cluster_folder
 
     parser = argparse.ArgumentParser(prog="generator.commands._cluster_worker")
     parser.add_argument("variant")
@@ -38,7 +39,7 @@ def worker(argv: list[str]) -> int:
         return 2
     if args.pieces is not None:
         rules = with_pieces(rules, args.pieces)
-    folder = cluster_path(args.cache_dir, rules, comm.size)
+    folder = cluster_folder(args.cache_dir, rules, comm.size)
     first = comm.rank == 0
 
     def say(line: str) -> None:

@@ -24,6 +24,7 @@ recorded: the games too large for one machine become records the same way.
 from __future__ import annotations
 
 import argparse
+import functools
 import shlex
 import sys
 import time
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from generator.engine.rules import Rules
+    from generator.solver.full_games import FullGame
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -127,12 +129,9 @@ def run(args: argparse.Namespace) -> int:
     targets = list(dict.fromkeys([*args.variant, *queued]))
     status = 0
     for vid in targets:
-        key = fg.fingerprint(games[vid])
-        current = results["solved"].get(vid)
-        if current is not None and current["key"] == key and not args.again:
-            log(f"{vid}: already solved for these rules (--again solves it again)")
+        if _kept(args, results, vid, games[vid], log):
             continue
-        same = fg.solved_key(results, key)
+        same = fg.solved_key(results, fg.fingerprint(games[vid]))
         if same is not None and same.variant != vid and not args.again:
             record = fg.copied(same, vid)
             log(f"{vid}: the same game as {same.variant}, whose record it copies")
@@ -144,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
                     vid,
                     games[vid],
                     provenance=_provenance_at_start(args.root, command),
-                    cache_dir=args.root / ".cache" / "solve",
+                    cache_dir=_solve_cache(args),
                     max_memory_bytes=limit,
                     progress=(lambda line: log(f"  {line}")) if args.progress else None,
                 )
@@ -152,12 +151,7 @@ def run(args: argparse.Namespace) -> int:
                 log(f"{vid}: {error}")
                 status = 2
                 continue
-        # Another run may have saved records while this one solved: add to what is on disk.
-        results = fg.with_saved(results, fg.read_results(output))
-        results["solved"][vid] = record.as_dict()
-        fg.refresh_pending(results, games, limit, log)
-        fg.write_results(output, results)
-        log(f"{vid}: {100 * record.first_player:.10f} %, saved in {output}")
+        results = _saved(record, results, output, games, limit, log)
     command = shlex.join(
         ["ur-variants", "full-games", *args.variant]
         + ["--pending"] * args.pending
@@ -169,6 +163,49 @@ def run(args: argparse.Namespace) -> int:
     behaviour = stamp(output.name)
     publish(args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary, behaviour)
     return status
+
+
+def _solve_cache(args: argparse.Namespace) -> Path:
+    """Where full games are checkpointed and their solves kept."""
+    return Path(args.root) / ".cache" / "solve"
+
+
+def _kept(
+    args: argparse.Namespace,
+    results: dict[str, Any],
+    vid: str,
+    rules: Rules,
+    log: Callable[[str], None],
+) -> bool:
+    """Whether ``vid`` has a record for these rules, kept (and said so) unless ``--again``."""
+    from generator.solver import full_games as fg
+
+    current = results["solved"].get(vid)
+    if current is None or current["key"] != fg.fingerprint(rules) or args.again:
+        return False
+    log(f"{vid}: already solved for these rules (--again solves it again)")
+    return True
+
+
+def _saved(
+    record: FullGame,
+    results: dict[str, Any],
+    output: Path,
+    games: dict[str, Rules],
+    limit: int,
+    log: Callable[[str], None],
+) -> dict[str, Any]:
+    """``results`` with ``record`` added to what is on disk, written at once; the results
+    written."""
+    from generator.solver import full_games as fg
+
+    # Another run may have saved records while this one solved: add to what is on disk.
+    results = fg.with_saved(results, fg.read_results(output))
+    results["solved"][record.variant] = record.as_dict()
+    fg.refresh_pending(results, games, limit, log)
+    fg.write_results(output, results)
+    log(f"{record.variant}: {100 * record.first_player:.10f} %, saved in {output}")
+    return results
 
 
 def _provenance_at_start(root: Path, command: str) -> Callable[[float], dict[str, Any]]:
@@ -198,7 +235,7 @@ def _check(args: argparse.Namespace, games: dict[str, Rules], results: dict[str,
     if unsolved := [vid for vid in args.variant if vid not in solved]:
         print(f"{', '.join(unsolved)}: no current record to check", file=sys.stderr)
         return 2
-    cache_dir = args.root / ".cache" / "solve"
+    cache_dir = _solve_cache(args)
     status = 0
     for vid in args.variant or sorted(solved):
         record = solved[vid]
@@ -260,11 +297,10 @@ def _distributed(
         return 2
     vid = args.variant[0]
     rules = games[vid]
-    current = results["solved"].get(vid)
-    if current is not None and current["key"] == fg.fingerprint(rules) and not args.again:
-        print(f"{vid}: already solved for these rules (--again solves it again)", file=sys.stderr)
+    log = functools.partial(print, file=sys.stderr, flush=True)
+    if _kept(args, results, vid, rules, log):
         return 0
-    cache_dir = args.root / ".cache" / "solve"
+    cache_dir = _solve_cache(args)
     command = shlex.join(
         ["ur-variants", "full-games", vid, "--workers", str(args.workers)]
         + (["--address", args.address] if args.address else [])
@@ -286,12 +322,7 @@ def _distributed(
         )
         return 1
     record = fg.distributed_record(vid, rules, *found, at_start, args.address)
-    results = fg.with_saved(results, fg.read_results(output))
-    results["solved"][vid] = record.as_dict()
-    limit = int(args.max_memory_gb * 2**30)
-    fg.refresh_pending(results, games, limit, lambda line: print(line, file=sys.stderr))
-    fg.write_results(output, results)
-    print(f"{vid}: {100 * record.first_player:.10f} %, saved in {output}", file=sys.stderr)
+    results = _saved(record, results, output, games, int(args.max_memory_gb * 2**30), log)
     publish(
         args.root, output, fg.RESULTS_FORMAT, command, began, results, fg.summary,
         stamp(output.name),

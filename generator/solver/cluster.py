@@ -181,7 +181,6 @@ from generator.solver.solve_checkpoints import release_pages
 from generator.solver.solve_estimate import checked_move_table, order_dtype
 from generator.solver.solve_index import build_index
 from generator.solver.solve_layer import run_layer
-from generator.solver.solve_read import cluster_folder
 from generator.solver.solve_space import (
     FloatArray,
     IntArray,
@@ -191,12 +190,6 @@ from generator.solver.solve_space import (
 
 if TYPE_CHECKING:
     from mpi4py import MPI
-
-
-def cluster_path(cache_dir: Path, rules: Rules, workers: int, tolerance: float = 1e-13) -> Path:
-    """The folder of a distributed solve with ``workers`` workers
-    (:func:`generator.solver.solve_read.cluster_folder`)."""
-    return cluster_folder(cache_dir, rules, workers, tolerance)
 
 
 class WorkerCheckpoints:
