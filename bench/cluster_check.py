@@ -45,7 +45,7 @@ from generator.engine.rules import Rules, compile_rules  # noqa: E402
 from generator.model.catalog import load_catalog  # noqa: E402
 from generator.sim.cache_files import read_json  # noqa: E402
 from generator.solver.cluster import WORKING, WorkerCheckpoints  # noqa: E402
-from generator.solver.cluster_check import compare_folder, local_workers  # noqa: E402
+from generator.solver.cluster_check import compare_distributed, local_workers  # noqa: E402
 from generator.solver.solve import solve, with_pieces  # noqa: E402
 from generator.solver.solve_read import cluster_folder  # noqa: E402
 
@@ -60,7 +60,7 @@ def compare(args: argparse.Namespace) -> int:
     rules = rules_of(args.variant, args.pieces)
     cache = args.cache_dir or ROOT / ".cache" / "solve"
     single = solve(rules, cache_dir=cache)
-    found = compare_folder(single, cluster_folder(cache, rules, args.workers))
+    found = compare_distributed(single, cache, args.workers)
     pieces = f"{rules.pieces} pieces a side"
     workers = f"{args.workers} worker{'s' * (args.workers != 1)}"
     print(f"{args.variant}, {pieces}, {workers} against one process")
@@ -156,7 +156,7 @@ def lost_worker(args: argparse.Namespace) -> int:
 
     planned = plan(rules, args.workers)
     print(f"plan's memory a worker: {planned.worker_bytes / 2**20:,.0f} MiB")
-    found = compare_folder(solve(rules, cache_dir=None), folder)
+    found = compare_distributed(solve(rules, cache_dir=None), cache, args.workers)
     for line in found.lines():
         print(f"  {line}")
     return 0 if run.returncode != 0 and not done and found.same_bits else 1

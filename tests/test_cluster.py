@@ -20,7 +20,7 @@ from generator.model.catalog import load_catalog
 from generator.sim.cache_files import write_json
 from generator.solver import held_states, partition, solve_sweeps
 from generator.solver.cluster import WORKING, WorkerCheckpoints, loss_report
-from generator.solver.cluster_check import compare_arrays, compare_folder, local_workers
+from generator.solver.cluster_check import compare_arrays, compare_distributed, local_workers
 from generator.solver.cluster_layer import ClusterLayerSolve
 from generator.solver.layer_split import split_layer
 from generator.solver.solution import SolveRefused
@@ -49,7 +49,7 @@ def assert_same_as_single(rules: Rules, cache: Path, printed: str) -> None:
     and so does the start value it printed."""
     single = solve(rules, cache_dir=None)
     assert f"first player (light) wins:  {100 * single.start_value:.10f} %" in printed
-    found = compare_folder(single, cluster_folder(cache, rules, 2))
+    found = compare_distributed(single, cache, 2)
     assert found.within_bound, found.lines()
     assert found.same_bits, found.lines()
 

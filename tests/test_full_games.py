@@ -199,7 +199,8 @@ def test_a_game_solved_on_two_workers_is_recorded_as_one_process_records_it(
     """``--workers 2`` solves the fixture game on a local cluster and records it: the same
     figures as one process (within the tolerance: the workers start from 1/2), every worker's
     processor time, the busiest worker's peak, the workers in the provenance and in words;
-    ``--check`` reads the cluster's whole solution; a bad host is refused before any start."""
+    ``--check`` reads the cluster's whole solution, and refuses it once a value is changed;
+    a bad host is refused before any start."""
     root = _project(tmp_path)
     output = root / "results" / "full-games.json"
     assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
@@ -232,6 +233,12 @@ def test_a_game_solved_on_two_workers_is_recorded_as_one_process_records_it(
     check = ["--root", str(root), "full-games", "--check", "--positions", "30", "--seed", "2"]
     assert main([*check, "fixture-game"]) == 0
     assert capsys.readouterr().out.endswith("ok\n")
+    (values,) = (root / ".cache" / "solve" / "cluster").glob("*.workers2/values.npy")
+    damaged = bytearray(values.read_bytes())
+    damaged[-1] ^= 1  # one bit of the last state's value
+    values.write_bytes(damaged)
+    assert main([*check, "fixture-game"]) == 2  # a changed value is not checked, nor read
+    assert "do not match the checksum in solution.json" in capsys.readouterr().err
     bad = ["--workers", "2", "--address", "localhost,nosuchhost.invalid"]
     assert main(["--root", str(root), "full-games", "fixture-game", *bad]) == 2
     assert "'nosuchhost.invalid' is not known" in capsys.readouterr().err

@@ -87,16 +87,6 @@ def _array_header(name: str, array: npt.NDArray[Any]) -> bytes:
     return f"{name} {array.dtype.str} {array.shape}".encode()
 
 
-def arrays_checksum(arrays: ArrayMap) -> str:
-    """SHA-256 of named arrays: names, dtypes, shapes and bytes, in name order."""
-    digest = _new_digest()
-    for name in sorted(arrays):
-        array = np.ascontiguousarray(arrays[name])
-        digest.update(_array_header(name, array))
-        digest.update(array.data)  # no copy: a seven-piece solution is gigabytes
-    return digest.hexdigest()
-
-
 CHUNK_BYTES = 16 * 2**20
 """Arrays are hashed, written and read this much at a time."""
 
@@ -109,6 +99,24 @@ def _chunks(array: npt.NDArray[Any]) -> Iterator[tuple[int, int]]:
     step = max(1, CHUNK_BYTES // max(1, array.itemsize))
     for start in range(0, array.shape[0], step):
         yield start, min(array.shape[0], start + step)
+
+
+def arrays_checksum(arrays: ArrayMap, release: Release | None = None) -> str:
+    """SHA-256 of named arrays: names, dtypes, shapes and bytes, in name order. A flat array
+    is hashed a chunk at a time, ``release`` told of each chunk hashed: a memory-mapped
+    solution (gigabytes) is hashed without all of it coming into memory at once."""
+    digest = _new_digest()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])  # no copy of an array already contiguous
+        digest.update(_array_header(name, array))
+        if array.ndim != 1:
+            digest.update(array.data)
+            continue
+        for start, stop in _chunks(array):
+            digest.update(array[start:stop].data)
+            if release is not None:
+                release(name, start, stop)
+    return digest.hexdigest()
 
 
 def write_arrays(path: Path, arrays: ArrayMap, release: Release | None = None) -> str:

@@ -177,7 +177,7 @@ from generator.solver.cluster_layer import ClusterLayerSolve, Finished, send_to_
 from generator.solver.layer_split import split_layer
 from generator.solver.solution import Solution, Totals
 from generator.solver.solve import warm_up
-from generator.solver.solve_checkpoints import release_pages
+from generator.solver.solve_checkpoints import release_pages, solution_checksum
 from generator.solver.solve_estimate import checked_move_table, order_dtype
 from generator.solver.solve_index import build_index
 from generator.solver.solve_layer import run_layer
@@ -394,8 +394,10 @@ def _with_compile(solution: Solution, seconds: float) -> Solution:
 
 def save_solution(folder: Path, solution: Solution, worker_peaks: list[int]) -> None:
     """The solution's values and lengths (``values.npy``, ``lengths.npy``) and its start
-    value and figures (``solution.json``: with the workers and the busiest one's peak memory,
-    ``worker_peaks`` being each worker's), each written whole."""
+    value and figures (``solution.json``: with the workers, the busiest one's peak memory,
+    ``worker_peaks`` being each worker's, and the arrays' checksum), each written whole. The
+    checksum lets a reader (:func:`generator.solver.solve_read.distributed_solution`) refuse
+    arrays damaged or changed since, as a single process's checkpoints do."""
     from generator.files import name_whole, replace_file
 
     def saver(array: FloatArray) -> Callable[[BinaryIO], None]:
@@ -420,6 +422,7 @@ def save_solution(folder: Path, solution: Solution, worker_peaks: list[int]) -> 
             "cpu_seconds": solution.cpu_seconds,
             "workers": len(worker_peaks),
             "worker_peak_bytes": max(worker_peaks),
+            "sha256": solution_checksum(solution.values, solution.lengths),
             "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         },
     )

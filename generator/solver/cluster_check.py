@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.sim.cache_files import read_json
 from generator.solver.solution import Solution
 from generator.solver.solve_space import FloatArray
 
@@ -88,18 +87,22 @@ def compare_arrays(
     )
 
 
-def compare_folder(single: Solution, folder: Path) -> Comparison:
-    """The distributed solve saved in ``folder`` (:func:`generator.solver.cluster.save_solution`)
-    against ``single``. Raises :class:`FileNotFoundError` naming the folder when it holds no
-    finished distributed solve."""
-    record = read_json(folder / "solution.json")
-    if not isinstance(record, dict):
+def compare_distributed(single: Solution, cache_dir: Path, workers: int) -> Comparison:
+    """The distributed solve of ``single``'s rules on ``workers`` workers saved in
+    ``cache_dir`` (read, its checksum verified, as
+    :func:`generator.solver.solve_read.distributed_solution` reads it) against ``single``.
+    Raises :class:`FileNotFoundError` naming the folder when it holds no finished one."""
+    from generator.solver.solve_read import cluster_folder, distributed_solution
+
+    found = distributed_solution(single.rules, cache_dir, workers)
+    if found is None:
         raise FileNotFoundError(
-            f"{folder}: no finished distributed solve here (solution.json missing or damaged);"
-            " run ur-variants solve with the same --workers first"
+            f"{cluster_folder(cache_dir, single.rules, workers)}: no finished"
+            " distributed solve of these rules here (or a damaged one); run ur-variants solve"
+            f" with --workers {workers} first"
         )
-    values, lengths = np.load(folder / "values.npy"), np.load(folder / "lengths.npy")
-    return compare_arrays(single, values, lengths, float(record["start_value"]))
+    cluster = found[0]
+    return compare_arrays(single, cluster.values, cluster.lengths, cluster.start_value)
 
 
 def local_workers(launcher: int) -> dict[int, int]:

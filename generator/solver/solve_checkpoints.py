@@ -324,3 +324,15 @@ def release_pages(array: FloatArray, start: int, stop: int) -> None:
 def _layer_checksum(index: StateIndex, layer: int, values: FloatArray, lengths: FloatArray) -> str:
     first, last = int(index.layer_base[layer]), int(index.layer_base[layer + 1])
     return arrays_checksum({"values": values[first:last], "lengths": lengths[first:last]})
+
+
+def solution_checksum(values: FloatArray, lengths: FloatArray) -> str:
+    """The checksum of a whole solution's ``values`` and ``lengths``, hashed a chunk at a
+    time; a memory-mapped array's pages leave memory once hashed (a seven-piece game's are
+    8 GB)."""
+    arrays = {"values": values, "lengths": lengths}
+
+    def release(name: str, start: int, stop: int) -> None:
+        release_pages(arrays[name], start, stop)
+
+    return arrays_checksum(arrays, release)

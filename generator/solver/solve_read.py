@@ -11,6 +11,7 @@ by the workers that solved it (:func:`cluster_folder`); it is read here too.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from generator.engine.rules import Rules
 from generator.sim.cache_files import read_json
 from generator.solver.solution import Solution, Totals
 from generator.solver.solve import solution_path, starting_point
-from generator.solver.solve_checkpoints import Checkpoints
+from generator.solver.solve_checkpoints import Checkpoints, solution_checksum
 from generator.solver.solve_space import geometry
 
 FULL_GAME_TOLERANCE = 1e-13
@@ -70,7 +71,8 @@ def distributed_solution(
     """The finished distributed solve of ``rules`` on ``workers`` workers in ``cache_dir``
     (values and lengths memory-mapped) and its figures (``solution.json``: start value,
     times, the workers and the busiest one's peak memory), or ``None`` when the folder holds
-    no finished one, or one whose arrays do not fit these rules or their start value."""
+    no finished one, or one whose arrays do not fit these rules, their checksum (reported) or
+    their start value."""
     from generator.solver.solve_index import build_index
     from generator.solver.solve_space import enumerate_configurations
 
@@ -87,6 +89,14 @@ def distributed_solution(
     except (OSError, ValueError):
         return None
     if values.shape != (index.states,) or lengths.shape != (index.states,):
+        return None
+    if figures.get("sha256") != solution_checksum(values, lengths):
+        print(
+            f"{folder}: values.npy and lengths.npy do not match the checksum in solution.json;"
+            f" run the distributed solve on {workers} workers again (it rewrites them from its"
+            " workers' checkpoints)",
+            file=sys.stderr,
+        )
         return None
     totals = Totals(seconds=float(figures["seconds"]), cpu_seconds=float(figures["cpu_seconds"]))
     peak = int(figures.get("worker_peak_bytes") or 0)
