@@ -6,7 +6,6 @@ sizes for a person to look at) and /learn/ fits in about two desktop screens; an
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
 
 import pytest
 from playwright.sync_api import Page, ViewportSize
@@ -16,7 +15,7 @@ from generator.site.local_server import ServedSite
 from .conftest import OpenPage, record_screenshot
 from .test_accessibility import CONTENT, axe_findings
 from .test_layout import _OVERFLOW
-from .test_search import SEARCH_HITS, SEARCH_INPUT, SEARCH_WAIT_MS, without_query
+from .test_search import search_hits
 
 pytestmark = pytest.mark.browser
 
@@ -88,15 +87,9 @@ def test_the_newcomers_pages_at_phone_and_desktop_size(
 @pytest.mark.parametrize("query", ["how to play", "rules", "learn"])
 def test_a_newcomers_search_finds_learn_first(page: Page, site: ServedSite, query: str) -> None:
     page.goto(site.url)
-    search = page.locator(SEARCH_INPUT)
-    search.click()
-    search.press_sequentially(query, delay=20)
-    page.wait_for_selector(SEARCH_HITS, timeout=SEARCH_WAIT_MS)
-    hits = [
-        urlsplit(without_query(urljoin(page.url, href))).path
-        for href in page.locator(SEARCH_HITS).evaluate_all("(links) => links.map((a) => a.href)")
-    ]
-    assert hits and hits[0] == "/learn/", f"searching {query!r}: first hits {hits[:5]}"
+    learn = site.address("learn/")
+    hits = search_hits(page, query, lambda hits: hits[:1] == [learn])
+    assert hits and hits[0] == learn, f"searching {query!r}: first hits {hits[:5]}"
 
 
 @pytest.mark.parametrize("path", ["learn/", "which-rules/"])
