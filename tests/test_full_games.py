@@ -24,7 +24,6 @@ from generator.measure.solve_plan import SOLVE_PLAN, read_solve_plan
 from generator.measure.suite import SUITE
 from generator.model.catalog import load_valid_catalog
 from generator.model.catalog_contents import Catalog
-from generator.sim.results_files import read_results
 from generator.sim.suite import Suite
 from generator.site.context import SiteContext
 from generator.site.edition import load_editions
@@ -142,15 +141,26 @@ def _project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _output(root: Path) -> Path:
+    return root / "results" / "full-games.json"
+
+
+def _solved_fixture(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """A project of the fixture rulebooks with ``fixture-game`` solved by the command, and
+    the results file it wrote."""
+    root = _project(tmp_path)
+    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    results = full_games.read_results(_output(root))
+    assert results is not None
+    return root, results
+
+
 def test_the_command_adds_a_rulebook_and_keeps_the_others(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = _project(tmp_path)
-    output = root / "results" / "full-games.json"
-    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    root, first = _solved_fixture(tmp_path)
+    output = _output(root)
     assert f"written to {output}" in capsys.readouterr().out
-    first = full_games.read_results(output)
-    assert first is not None
     assert set(first["solved"]) == {"fixture-game"} and set(first["pending"]) == {"fixture-child"}
     solved = first["solved"]["fixture-game"]
     assert solved["provenance"]["command"] == "ur-variants full-games fixture-game"
@@ -178,8 +188,7 @@ def test_check_reads_the_cached_solve_and_steps_it_with_the_engine(
     its start with the record and checks the stored figures one step against the reference
     engine; a rulebook named without a record, or without its solve in the cache, is not
     checked (exit 2)."""
-    root = _project(tmp_path)
-    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
+    root, _ = _solved_fixture(tmp_path)
     capsys.readouterr()
     check = ["--root", str(root), "full-games", "--check", "--positions", "40", "--seed", "5"]
     assert main([*check, "fixture-game"]) == 0
@@ -201,11 +210,8 @@ def test_a_game_solved_on_two_workers_is_recorded_as_one_process_records_it(
     processor time, the busiest worker's peak, the workers in the provenance and in words;
     ``--check`` reads the cluster's whole solution, and refuses it once a value is changed;
     a bad host is refused before any start."""
-    root = _project(tmp_path)
-    output = root / "results" / "full-games.json"
-    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
-    alone = full_games.read_results(output)
-    assert alone is not None
+    root, alone = _solved_fixture(tmp_path)
+    output = _output(root)
     single = alone["solved"]["fixture-game"]
     on_two = ["--root", str(root), "full-games", "fixture-game", "--workers", "2"]
     assert main(on_two) == 0
@@ -262,11 +268,8 @@ def test_a_size_counted_by_an_older_memory_estimate_is_counted_again(tmp_path: P
     """A pending rulebook's memory was counted by the solver's estimate of the time: once the
     estimate counts otherwise (its digest on pinned games differs), the size is no longer
     current and the next run counts it again instead of keeping the old figure."""
-    root = _project(tmp_path)
-    output = root / "results" / "full-games.json"
-    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
-    first = full_games.read_results(output)
-    assert first is not None
+    root, first = _solved_fixture(tmp_path)
+    output = _output(root)
     counted = first["pending"]["fixture-child"]
     assert counted["estimate_digest"] == estimate_digest() and counted["memory_bytes"] > 1
     # As an estimate that counted otherwise wrote it.
@@ -286,7 +289,7 @@ def test_a_run_keeps_what_another_run_saved_meanwhile(
     """Two runs at once (say, a long solve and a short one): each adds its record to the file
     as it is on disk when it saves, so neither loses the other's."""
     root = _project(tmp_path)
-    output = root / "results" / "full-games.json"
+    output = _output(root)
     solve_one = full_games.solve_full_game
 
     def meanwhile(vid: str, *args: Any, **kwargs: Any) -> FullGame:
@@ -321,11 +324,7 @@ def test_a_stale_record_is_shown_as_not_yet_solved(
 ) -> None:
     """A record whose rules changed since it was computed is not published as the rulebook's
     value: the page says when it was solved and that the rules changed; the build logs it."""
-    root = _project(tmp_path)
-    output = root / "results" / "full-games.json"
-    assert main(["--root", str(root), "full-games", "fixture-game"]) == 0
-    results = read_results(output, full_games.RESULTS_FORMAT)
-    assert results is not None
+    root, results = _solved_fixture(tmp_path)
     results["solved"]["fixture-game"]["key"] = "0" * 64
     catalog = load_valid_catalog(root / "variants")
     monkeypatch.setattr(full_games, "read_results", lambda: results)
