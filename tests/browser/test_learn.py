@@ -5,6 +5,7 @@ sizes for a person to look at) and /learn/ fits in about two desktop screens; an
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from generator.site.local_server import ServedSite
 from .conftest import OpenPage, record_screenshot
 from .test_accessibility import CONTENT, axe_findings
 from .test_layout import _OVERFLOW
-from .test_search import search_hits
+from .test_search import leads_with, search_hits
 
 pytestmark = pytest.mark.browser
 
@@ -88,7 +89,7 @@ def test_the_newcomers_pages_at_phone_and_desktop_size(
 def test_a_newcomers_search_finds_learn_first(page: Page, site: ServedSite, query: str) -> None:
     page.goto(site.url)
     learn = site.address("learn/")
-    hits = search_hits(page, query, lambda hits: hits[:1] == [learn])
+    hits = search_hits(page, query, functools.partial(leads_with, [learn]))
     assert hits and hits[0] == learn, f"searching {query!r}: first hits {hits[:5]}"
 
 

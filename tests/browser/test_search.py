@@ -99,6 +99,11 @@ def search_hits(page: Page, query: str, answered: Callable[[list[str]], bool]) -
         waited += 250
 
 
+def leads_with(first: list[str], hits: list[str]) -> bool:
+    """Whether ``hits`` begin with ``first``: what a search test waits for and asserts."""
+    return hits[: len(first)] == first
+
+
 def test_search_finds_a_ruling_by_its_key_word(
     page: Page,
     site: ServedSite,
@@ -141,13 +146,9 @@ def test_a_rulebooks_name_finds_its_own_page_before_any_pair_page(
     name = words or catalog.variants[variant].short
     page.goto(site.url)
     own = site.address(f"variants/{variant}/")
-    hits = search_hits(page, name, lambda hits: hits[:1] == [own])
+    hits = search_hits(page, name, functools.partial(leads_with, [own]))
     assert hits, f"searching {name!r} found nothing"
     assert hits[0] == own, f"searching {name!r}: first hits {hits[:5]}"
-
-
-def leads_with(first: list[str], hits: list[str]) -> bool:
-    return hits[: len(first)] == first
 
 
 def test_a_ruling_id_typed_into_search_finds_that_ruling_first(
