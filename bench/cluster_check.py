@@ -3,12 +3,14 @@
 Usage (from the repository root, after ``make setup-test``, which installs MPI):
 
     .venv/bin/python bench/cluster_check.py compare VARIANT [--pieces N] --workers K
-        [--cache-dir DIR]
+        [--cache-dir DIR] [--fitted-start]
     .venv/bin/python bench/cluster_check.py lost-worker [VARIANT] [--pieces N] [--workers K]
         [--memory-mib M] [--victim R] [--into S] [--cache-dir DIR]
 
 ``compare`` reads a finished distributed solve from ``DIR`` (default ``.cache/solve``) and the
-single-process solve of the same rules (from the same cache, solved there if missing) and
+single-process solve of the same rules (from the same cache, solved there if missing; both
+from the committed fitted evaluation with ``--fitted-start``, as ``ur-variants solve
+--fitted-start`` solves them) and
 prints both first-player values to 10 decimals, the largest difference of any stored value
 and expected length, and whether every bit agrees (exit 1 past the issue's 1e-9 percentage
 points).
@@ -47,7 +49,7 @@ from generator.sim.cache_files import read_json  # noqa: E402
 from generator.solver.cluster import WORKING, WorkerCheckpoints  # noqa: E402
 from generator.solver.cluster_check import compare_distributed, local_workers  # noqa: E402
 from generator.solver.solve import solve, with_pieces  # noqa: E402
-from generator.solver.solve_read import cluster_folder  # noqa: E402
+from generator.solver.solve_read import cluster_folder, committed_start  # noqa: E402
 
 
 def rules_of(variant: str, pieces: int | None) -> Rules:
@@ -59,8 +61,9 @@ def rules_of(variant: str, pieces: int | None) -> Rules:
 def compare(args: argparse.Namespace) -> int:
     rules = rules_of(args.variant, args.pieces)
     cache = args.cache_dir or ROOT / ".cache" / "solve"
-    single = solve(rules, cache_dir=cache)
-    found = compare_distributed(single, cache, args.workers)
+    start = committed_start(rules) if args.fitted_start else None
+    single = solve(rules, cache_dir=cache, start=start)
+    found = compare_distributed(single, cache, args.workers, start)
     pieces = f"{rules.pieces} pieces a side"
     workers = f"{args.workers} worker{'s' * (args.workers != 1)}"
     print(f"{args.variant}, {pieces}, {workers} against one process")
@@ -168,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     first = verbs.add_parser("compare", help="a finished distributed solve against one process")
     first.add_argument("variant")
     first.add_argument("--workers", type=int, required=True)
+    first.add_argument("--fitted-start", action="store_true")
     second = verbs.add_parser("lost-worker", help="kill a worker mid-layer and resume")
     second.add_argument("variant", nargs="?", default="royalur-finkel")
     second.add_argument("--workers", type=int, default=8)

@@ -26,7 +26,7 @@ from generator.solver.layer_split import split_layer
 from generator.solver.solution import SolveRefused
 from generator.solver.solve import solve, with_pieces
 from generator.solver.solve_estimate import sweep_order
-from generator.solver.solve_read import cluster_folder
+from generator.solver.solve_read import cluster_folder, committed_start, distributed_solution
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "generator"]
@@ -143,6 +143,31 @@ def test_two_workers_store_the_single_process_values(
     assert done.returncode == 0, done.stderr
     assert "on 2 workers" in done.stdout
     assert_same_as_single(rules_of(variant, pieces), tmp_path, done.stdout)
+
+
+@pytest.mark.slow
+def test_workers_from_the_fitted_start_store_the_single_process_values(tmp_path: Path) -> None:
+    """With --fitted-start each worker starts its share of a layer from the committed fitted
+    evaluation and sends it to the workers that read it: the bits one process stores from
+    the same start, in a folder of their own, the start named in the solution's figures."""
+    rules = rules_of("royalur-finkel", 3)
+    start = committed_start(rules)
+    assert start is not None, "three-piece Finkel's fit is committed"
+    done = subprocess.run(
+        [*solve_command("royalur-finkel", 3, tmp_path), "--fitted-start"],
+        capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    folder = cluster_folder(tmp_path, rules, 2, start=start)
+    assert folder != cluster_folder(tmp_path, rules, 2)
+    assert not cluster_folder(tmp_path, rules, 2).exists()
+    found = distributed_solution(rules, tmp_path, 2, start=start)
+    assert found is not None
+    assert found[1]["start"] == "fitted evaluation"
+    single = solve(rules, cache_dir=None, start=start)
+    assert f"first player (light) wins:  {100 * single.start_value:.10f} %" in done.stdout
+    compared = compare_distributed(single, tmp_path, 2, start)
+    assert compared.same_bits, compared.lines()
 
 
 def test_a_worker_keeping_more_states_than_its_codes_name_is_refused(

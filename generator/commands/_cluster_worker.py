@@ -18,7 +18,7 @@ def worker(argv: list[str]) -> int:
     from generator.processes import give_back_large_allocations, process_peak
     from generator.solver.cluster import save_solution, solve_distributed
     from generator.solver.solve import with_pieces
-    from generator.solver.solve_read import cluster_folder
+    from generator.solver.solve_read import cluster_folder, committed_start
 
     parser = argparse.ArgumentParser(prog="generator.commands._cluster_worker")
     parser.add_argument("variant")
@@ -27,6 +27,7 @@ def worker(argv: list[str]) -> int:
     parser.add_argument("--pieces", type=int, default=None)
     parser.add_argument("--set", action="append", default=[])
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--fitted-start", action="store_true")
     args = parser.parse_args(argv)
     give_back_large_allocations()  # a worker's memory is what the plan counts
     comm = MPI.COMM_WORLD
@@ -39,19 +40,21 @@ def worker(argv: list[str]) -> int:
         return 2
     if args.pieces is not None:
         rules = with_pieces(rules, args.pieces)
-    folder = cluster_folder(args.cache_dir, rules, comm.size)
+    # The launcher named the fitted start only where the committed fits hold these rules.
+    start = committed_start(rules) if args.fitted_start else None
+    folder = cluster_folder(args.cache_dir, rules, comm.size, start=start)
     first = comm.rank == 0
 
     def say(line: str) -> None:
         print(f"  {line}", file=sys.stderr, flush=True)
 
     solution = solve_distributed(
-        comm, rules, folder, progress=say if first and args.progress else None
+        comm, rules, folder, progress=say if first and args.progress else None, start=start
     )
     # Each worker's own high-water mark.
     peaks = comm.gather(process_peak(), root=0)
     if solution is not None and peaks is not None:  # the first worker
-        save_solution(folder, solution, peaks)
+        save_solution(folder, solution, peaks, fitted=start is not None)
         print_solution(args.variant, rules, changes, solution, f" on {comm.size} workers")
         mib = ", ".join(f"{peak / 2**20:,.0f}" for peak in peaks)
         print(f"  each worker's peak memory:  {mib} MiB (worker 0 first)")

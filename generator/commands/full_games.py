@@ -224,7 +224,7 @@ def _check(args: argparse.Namespace, games: dict[str, Rules], results: dict[str,
 
     from generator.solver import bellman_check
     from generator.solver import full_games as fg
-    from generator.solver.solve_read import cached_solution, distributed_solution
+    from generator.solver.solve_read import any_distributed_solution, cached_solution
 
     if args.positions < 1:
         print("--positions: at least 1", file=sys.stderr)
@@ -241,7 +241,7 @@ def _check(args: argparse.Namespace, games: dict[str, Rules], results: dict[str,
         record = solved[vid]
         workers = record.provenance.get("workers")
         if workers:  # solved on a cluster: its whole solution has a folder of its own
-            read = distributed_solution(games[vid], cache_dir, int(workers))
+            read = any_distributed_solution(games[vid], cache_dir, int(workers))
             solution = read[0] if read is not None else None
         else:
             solution = cached_solution(games[vid], cache_dir)
@@ -283,7 +283,7 @@ def _distributed(
     from generator.commands._cluster import launch, unknown_host
     from generator.sim.results_files import publish
     from generator.solver import full_games as fg
-    from generator.solver.solve_read import distributed_solution
+    from generator.solver.solve_read import cluster_folder, distributed_solution, start_as_begun
 
     if args.workers is None or args.workers < 1 or len(args.variant) != 1 or args.pending:
         print(
@@ -306,14 +306,18 @@ def _distributed(
         + (["--address", args.address] if args.address else [])
     )
     at_start = _provenance_at_start(args.root, command)
+    # From the fitted evaluation, as one process solves a full game, unless a run from 1/2
+    # has begun: that one goes on as it began.
+    start = start_as_begun(rules, cluster_folder(cache_dir, rules, args.workers))
     launched = argparse.Namespace(
         variant=[vid], no_cache=False, workers=args.workers, address=args.address,
         root=args.root, pieces=None, set=[], progress=args.progress,
+        fitted_start=start is not None,
     )  # fmt: skip
     status = launch(launched, cache_dir, rules)
     if status != 0:
         return status
-    found = distributed_solution(rules, cache_dir, args.workers)
+    found = distributed_solution(rules, cache_dir, args.workers, start=start)
     if found is None:
         print(
             f"{vid}: the workers finished but no whole solution is in {cache_dir} (with"

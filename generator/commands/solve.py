@@ -76,6 +76,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " or a file of hosts, one a line (MPI's mpiexec reaches them over SSH)",
     )
     parser.add_argument(
+        "--fitted-start",
+        action="store_true",
+        help="start each layer's sweeps from the committed fitted evaluation of the rules, as"
+        " full-games does: fewer sweeps, the same values within the tolerance, in a cache folder"
+        " of its own (from 1/2 where no fit is committed or a player may stall)",
+    )
+    parser.add_argument(
         "--write-results",
         action="store_true",
         help="with --plan and no --workers: cost each solve on the fewest rented machines it"
@@ -107,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.files import WriteError
     from generator.solver.solution import SolveRefused
     from generator.solver.solve import solve, with_pieces
+    from generator.solver.solve_read import committed_start
 
     if args.address is not None and (args.workers is None or args.plan):
         print("--address: only with --workers K, to solve on those hosts", file=sys.stderr)
@@ -166,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             solution = solve(
                 rules,
+                start=committed_start(rules) if args.fitted_start else None,
                 cache_dir=None if args.no_cache else cache_dir,
                 max_memory_bytes=int(args.max_memory_gb * 2**30),
                 progress=(lambda line: print(f"  {line}", file=sys.stderr))

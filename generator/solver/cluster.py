@@ -99,6 +99,19 @@ a load of about 9): worker 5 killed 5.0 s into layer 0, the run stopped with exi
 155.1 s keeping layers 4 to 1, the same command resumed and ended after 93.7 s with the same
 bits, each worker's peak 192 to 194 MiB against the plan's 259 MiB.
 
+**From the fitted evaluation.** One process solving a full game starts each layer's sweeps
+from the committed fitted evaluation (:func:`generator.solver.solve.starting_point`); so do the
+workers, with ``--fitted-start`` (``full-games --workers`` always, where fits are committed):
+each worker evaluates its own states and sends the values to the workers that read them
+before the first sweep (:meth:`generator.solver.cluster_layer.ClusterLayerSolve.begin`; without
+that send they read unset values and stored other bits). Four-piece Finkel on two workers
+(2026-12-06, a load of about 4): the largest layers' value sweeps 46 and 44 from 1/2, 36 and 39
+from the fitted start; the whole run 79.3 s of processor and 145 s of wall from 1/2, 61.8 s and
+125 s from the fitted start; both 51.6159233557 %, and the fitted run's values and lengths equal
+one process's from the same start bit for bit (``bench/cluster_check.py compare ...
+--fitted-start``). The costed plan's speed is the committed full games', solved from the fitted
+start: the workers now start where those solves did.
+
 What is split and what is not. A worker keeps the values and expected lengths of its share,
 of the states its share's moves reach in its layer (their new values arrive after each wave)
 and of those they reach in the next layer (asked once of their owners,
@@ -274,12 +287,16 @@ def solve_distributed(
     folder: Path,
     tolerance: float = 1e-13,
     progress: Callable[[str], None] | None = None,
+    start: FloatArray | None = None,
 ) -> Solution | None:
     """Solve ``rules`` with the workers of ``comm`` (every worker calls this), each
     checkpointing its part of each finished layer under ``folder``; a rerun resumes from the
     last layer every worker finished. The first worker writes each finished layer into the
     whole solution's files (:func:`solution_arrays`) and returns the solution; the others
-    return ``None``."""
+    return ``None``. With ``start`` (fitted weights,
+    :func:`generator.solver.solve.starting_point`), each worker starts its share of a layer
+    from that evaluation, as one process starts the layer: the bits one process stores from
+    the same start."""
     from mpi4py import MPI
 
     compile_seconds = warm_up(rules)
@@ -315,7 +332,7 @@ def solve_distributed(
                 {"layer": layer, "states": int(index.layer_sizes[layer]), "started": time.time()},
             )
         run = ClusterLayerSolve(comm, rules, geo, configs, index, moves, layer, finished)
-        record = run_layer(run, tolerance)
+        record = run_layer(run, tolerance, start)
         finished = run.finished()
         own, values_sent = run.own_ids, run.share.values_sent
         # The next layer reads this one's values and lengths from `finished`; the rest of the
@@ -392,10 +409,13 @@ def _with_compile(solution: Solution, seconds: float) -> Solution:
     return dataclasses.replace(solution, compile_seconds=seconds)
 
 
-def save_solution(folder: Path, solution: Solution, worker_peaks: list[int]) -> None:
+def save_solution(
+    folder: Path, solution: Solution, worker_peaks: list[int], fitted: bool = False
+) -> None:
     """The solution's values and lengths (``values.npy``, ``lengths.npy``) and its start
     value and figures (``solution.json``: with the workers, the busiest one's peak memory,
-    ``worker_peaks`` being each worker's, and the arrays' checksum), each written whole. The
+    ``worker_peaks`` being each worker's, where the sweeps started, ``fitted`` saying the
+    fitted evaluation, and the arrays' checksum), each written whole. The
     checksum lets a reader (:func:`generator.solver.solve_read.distributed_solution`) refuse
     arrays damaged or changed since, as a single process's checkpoints do."""
     from generator.files import name_whole, replace_file
@@ -422,6 +442,7 @@ def save_solution(folder: Path, solution: Solution, worker_peaks: list[int]) -> 
             "cpu_seconds": solution.cpu_seconds,
             "workers": len(worker_peaks),
             "worker_peak_bytes": max(worker_peaks),
+            "start": "fitted evaluation" if fitted else "half",
             "sha256": solution_checksum(solution.values, solution.lengths),
             "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         },

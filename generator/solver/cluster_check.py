@@ -87,17 +87,20 @@ def compare_arrays(
     )
 
 
-def compare_distributed(single: Solution, cache_dir: Path, workers: int) -> Comparison:
+def compare_distributed(
+    single: Solution, cache_dir: Path, workers: int, start: FloatArray | None = None
+) -> Comparison:
     """The distributed solve of ``single``'s rules on ``workers`` workers saved in
     ``cache_dir`` (read, its checksum verified, as
-    :func:`generator.solver.solve_read.distributed_solution` reads it) against ``single``.
-    Raises :class:`FileNotFoundError` naming the folder when it holds no finished one."""
+    :func:`generator.solver.solve_read.distributed_solution` reads it) against ``single``;
+    both from the fitted ``start`` where given. Raises :class:`FileNotFoundError` naming the
+    folder when it holds no finished one."""
     from generator.solver.solve_read import cluster_folder, distributed_solution
 
-    found = distributed_solution(single.rules, cache_dir, workers)
+    found = distributed_solution(single.rules, cache_dir, workers, start=start)
     if found is None:
         raise FileNotFoundError(
-            f"{cluster_folder(cache_dir, single.rules, workers)}: no finished"
+            f"{cluster_folder(cache_dir, single.rules, workers, start=start)}: no finished"
             " distributed solve of these rules here (or a damaged one); run ur-variants solve"
             f" with --workers {workers} first"
         )

@@ -396,6 +396,15 @@ class ClusterLayerSolve(LayerSolve):
             array[share.inside :] = self.next_layer.fetch(self.comm, wanted, self.next_owner, name)
         return array
 
+    def begin(self, start: FloatArray | None) -> None:
+        """The layer's starting values, as one process's: 1/2 in every slot of the layer, or
+        the fitted evaluation of ``start`` at this worker's own states, sent to the workers
+        that read them (the states of the layer it reads are others' own)."""
+        super().begin(start)
+        if start is not None:
+            for wave in range(self.waves):
+                self.share.exchange(self.values, wave, 0.0, agree=False)
+
     def solve_lengths(self) -> None:
         """The expected lengths, once the values are final: this worker's own values are put
         aside and the rest dropped, then the lengths kept in their place."""

@@ -35,12 +35,12 @@ from generator.processes import process_peak
 from generator.sim import results_files
 from generator.sim.variation import Change, canonical
 from generator.solver.behaviour import estimate_digest
-from generator.solver.fitted_agent import committed_weights
 from generator.solver.policy_eval import ZERO_EFFECT
 from generator.solver.published import PERFECT_FIRST_PLAYER
 from generator.solver.solution import Solution
-from generator.solver.solve import game_key, solution_path, solve, starting_point
+from generator.solver.solve import game_key, solution_path, solve
 from generator.solver.solve_estimate import PROCESS_BYTES, estimate
+from generator.solver.solve_read import committed_start, start_as_begun
 
 RESULTS_FORMAT = 1
 RESULTS_FILE = results_files.RESULTS_DIR / "full-games.json"
@@ -181,12 +181,11 @@ def solve_full_game(
     The sweeps start from the committed fitted evaluation of these rules (fewer sweeps, the
     same values within the tolerance: :func:`generator.solver.solve.solve`), unless a solve
     started from 1/2 is already checkpointed, which is resumed as it began."""
-    start = committed_weights(rules)
-    if start is not None and cache_dir is not None:
-        plain = solution_path(cache_dir, rules, TOLERANCE)
-        if (plain / "progress.json").exists():
-            start = None
-    used = starting_point(rules, start)
+    used = (
+        start_as_begun(rules, solution_path(cache_dir, rules, TOLERANCE))
+        if cache_dir is not None
+        else committed_start(rules)
+    )
     solution = solve(
         rules,
         tolerance=TOLERANCE,
@@ -255,7 +254,7 @@ def distributed_record(
         {
             **provenance(solution.seconds),
             "origin": f"solved on {workers} workers",
-            "start": "half",
+            "start": str(figures.get("start", "half")),
             "workers": workers,
             "address": address,
             "process_peak_bytes": int(figures["worker_peak_bytes"]),

@@ -22,10 +22,30 @@ from generator.sim.cache_files import read_json
 from generator.solver.solution import Solution, Totals
 from generator.solver.solve import solution_path, starting_point
 from generator.solver.solve_checkpoints import Checkpoints, solution_checksum
-from generator.solver.solve_space import geometry
+from generator.solver.solve_space import FloatArray, geometry
 
 FULL_GAME_TOLERANCE = 1e-13
 """The full games' tolerance (:data:`generator.solver.full_games.TOLERANCE`)."""
+
+
+def committed_start(rules: Rules) -> FloatArray | None:
+    """The fitted evaluation a full game's sweeps start from: the committed fit of ``rules``
+    (:func:`generator.solver.fitted_agent.committed_weights`), where one is committed and
+    moving is compulsory (:func:`generator.solver.solve.starting_point`); else ``None``."""
+    from generator.solver.fitted_agent import committed_weights
+
+    return starting_point(rules, committed_weights(rules))
+
+
+def start_as_begun(rules: Rules, plain: Path) -> FloatArray | None:
+    """Where a full game's sweeps start: the committed fitted evaluation
+    (:func:`committed_start`), unless a solve from 1/2 has begun in ``plain``, its folder (a
+    single process's progress, a worker's finished layer or a whole solution), which then goes
+    on as it began."""
+    begun = (plain / "progress.json").exists() or (plain / "solution.json").exists()
+    if begun or any(plain.glob("worker-*/layer-*.json")):
+        return None
+    return committed_start(rules)
 
 
 def solve_folders(
@@ -33,9 +53,7 @@ def solve_folders(
 ) -> list[Path]:
     """The folders a solve of ``rules`` may be checkpointed in: from the fitted start (when
     fits for these rules are committed), then from 1/2."""
-    from generator.solver.fitted_agent import committed_weights
-
-    fitted = starting_point(rules, committed_weights(rules))
+    fitted = committed_start(rules)
     folders = [solution_path(cache_dir, rules, tolerance, fitted)] if fitted is not None else []
     return [*folders, solution_path(cache_dir, rules, tolerance)]
 
@@ -57,26 +75,37 @@ def cached_solution(
 
 
 def cluster_folder(
-    cache_dir: Path, rules: Rules, workers: int, tolerance: float = FULL_GAME_TOLERANCE
+    cache_dir: Path,
+    rules: Rules,
+    workers: int,
+    tolerance: float = FULL_GAME_TOLERANCE,
+    start: FloatArray | None = None,
 ) -> Path:
     """The folder of a distributed solve of ``rules`` on ``workers`` workers: the workers'
-    checkpoints and the whole solution's values and lengths, apart from a single process's."""
-    folder = solution_path(cache_dir / "cluster", rules, tolerance)
+    checkpoints and the whole solution's values and lengths, apart from a single process's.
+    Sweeps from a fitted ``start`` store other bits, so they have a folder of their own, as
+    one process's do (:func:`generator.solver.solve.solution_path`)."""
+    folder = solution_path(cache_dir / "cluster", rules, tolerance, start)
     return folder.parent / f"{folder.name}.workers{workers}"
 
 
 def distributed_solution(
-    rules: Rules, cache_dir: Path, workers: int, tolerance: float = FULL_GAME_TOLERANCE
+    rules: Rules,
+    cache_dir: Path,
+    workers: int,
+    tolerance: float = FULL_GAME_TOLERANCE,
+    start: FloatArray | None = None,
 ) -> tuple[Solution, dict[str, Any]] | None:
     """The finished distributed solve of ``rules`` on ``workers`` workers in ``cache_dir``
-    (values and lengths memory-mapped) and its figures (``solution.json``: start value,
-    times, the workers and the busiest one's peak memory), or ``None`` when the folder holds
-    no finished one, or one whose arrays do not fit these rules, their checksum (reported) or
+    (from the fitted ``start``, where given; values and lengths memory-mapped) and its
+    figures (``solution.json``: start value, times, the workers and the busiest one's peak
+    memory, where the sweeps started), or ``None`` when the folder holds no finished one, or
+    one whose arrays do not fit these rules, their checksum (reported) or
     their start value."""
     from generator.solver.solve_index import build_index
     from generator.solver.solve_space import enumerate_configurations
 
-    folder = cluster_folder(cache_dir, rules, workers, tolerance)
+    folder = cluster_folder(cache_dir, rules, workers, tolerance, start)
     figures = read_json(folder / "solution.json")
     if not isinstance(figures, dict):
         return None
@@ -106,3 +135,18 @@ def distributed_solution(
     if solution.start_value != float(figures["start_value"]):
         return None
     return solution, figures
+
+
+def any_distributed_solution(
+    rules: Rules, cache_dir: Path, workers: int
+) -> tuple[Solution, dict[str, Any]] | None:
+    """The finished distributed solve of ``rules`` on ``workers`` workers, from the fitted
+    start (when fits for these rules are committed), else from 1/2 (:func:`distributed_solution`),
+    as :func:`cached_solution` finds one process's."""
+    fitted = committed_start(rules)
+    found = (
+        distributed_solution(rules, cache_dir, workers, start=fitted)
+        if fitted is not None
+        else None
+    )
+    return found or distributed_solution(rules, cache_dir, workers)
