@@ -17,7 +17,8 @@ and the stored figures checked one step against the reference engine's moves at 
 in random play (generator/solver/bellman_check.py); exit 1 when a check fails.
 
 ``--workers K [--address HOSTS]`` solves one rulebook on K MPI workers (``ur-variants solve
---workers``: a local cluster, or the hosts named) and records it as a single process's solve is
+--workers --fitted-start``: a local cluster, or the hosts named; from the committed fitted
+evaluation, as one process solves a full game) and records it as a single process's solve is
 recorded: the games too large for one machine become records the same way.
 """
 
