@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from generator.engine.rules import Rules
-    from generator.solver.solve_space import FloatArray
 
 MISSING_MPI = (
     "--workers: the distributed solve needs MPI (mpi4py and an MPI such as the mpich wheel);"
@@ -74,14 +73,6 @@ def unknown_host(address: str) -> str | None:
     return None
 
 
-def launch_start(args: argparse.Namespace, rules: Rules) -> FloatArray | None:
-    """The fitted evaluation the workers start each layer from, where ``args.fitted_start``
-    asks for it and fits for ``rules`` are committed; else ``None`` (every value 1/2)."""
-    from generator.solver.solve_read import committed_start
-
-    return committed_start(rules) if getattr(args, "fitted_start", False) else None
-
-
 def launch(args: argparse.Namespace, cache_dir: Path, rules: Rules) -> int:
     """Start ``args.workers`` workers on the solve of ``args.variant`` (``rules``, with its
     pieces); their exit status. A run that stops says what it kept and what it lost."""
@@ -112,7 +103,10 @@ def launch(args: argparse.Namespace, cache_dir: Path, rules: Rules) -> int:
         command += ["--set", change]
     if args.progress:
         command.append("--progress")
-    start = launch_start(args, rules)
+    from generator.solver.solve_read import committed_start
+
+    # The workers start from the fitted evaluation where it is asked for and committed.
+    start = committed_start(rules) if args.fitted_start else None
     if start is not None:
         command.append("--fitted-start")
     env = dict(os.environ)
