@@ -8,6 +8,9 @@ Python supplies values. Read on the source, each check fails at file:line:
 - a second list joiner: a list joined in a template by its own loop separators or ``join``
   instead of the ``listed`` macro or ``listing`` filter, or in the package by a literal
   separator's ``join`` instead of :func:`generator.words.listing`;
+- a folder of the repository (``results/``, ``.cache/``, ``generator/``...) named in a page's
+  words, in a template outside its comments or in a hand-written page: a reader cannot open
+  it, and the site talks about its sources, not about how it is made (the README does that);
 - an English sentence (three words or more) in a string literal of ``generator/site``'s or
   ``generator/claims``'s Python (the claims' findings are worded by the claims page) that is
   not a docstring, an error, a progress line, or on the lists below of text that reaches no
@@ -47,6 +50,36 @@ def test_template_lines_are_under_200_characters() -> None:
         if len(line) > LONGEST
     ]
     assert not long, "template lines of 200 characters or more:\n" + "\n".join(long)
+
+
+FOLDERS = r"\.cache|results|generator|variants|tests|bench|scripts"
+REPOSITORY_FOLDER = re.compile(rf"`[^`\n]*?(?<![\w.-])(?:{FOLDERS})/[^`\n]*`")
+"""A code span naming a folder of the repository: ``results/full-games.json``, ``.cache/sim/``
+(a link's target is not a code span, so ``[a rulebook](variants/x.md)`` is not one)."""
+JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
+HAND_WRITTEN = ("index.md", "about.md", "methodology.md")
+"""The pages written by hand (``generator.site.navigation.HAND_WRITTEN``), under ``docs/``."""
+
+
+def folder_mentions(text: str) -> Iterator[tuple[int, str]]:
+    """Each code span of ``text`` naming a repository folder, with its line; a Jinja comment
+    is blanked first, its lines kept, so the lines stay the file's."""
+    text = JINJA_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    for n, line in enumerate(text.splitlines(), 1):
+        yield from ((n, found.group(0)) for found in REPOSITORY_FOLDER.finditer(line))
+
+
+def test_no_page_names_a_folder_of_the_repository() -> None:
+    pages = [*templates(), *(ROOT / "docs" / name for name in HAND_WRITTEN)]
+    found = [
+        f"{where(path, n)}: {span}"
+        for path in pages
+        for n, span in folder_mentions(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, (
+        "a page names a folder of the repository: say in words what it holds (the README may"
+        " name the folder):\n" + "\n".join(found)
+    )
 
 
 LOOP_SEPARATOR = re.compile(r"\{\{[^}]*\bif\s+(?:not\s+)?loop\.(?:last|first|revindex|index)")
@@ -235,6 +268,9 @@ def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
     join in Python, an English sentence in a literal; and leaves a docstring and an error."""
     assert LOOP_SEPARATOR.search('{% for a in b %}{{ a }}{{ ", " if not loop.last }}{% endfor %}')
     assert TEMPLATE_JOIN.search('{{ names | join(", ") }}')
+    planted_page = "{# `results/x.json` in a comment\n #}kept in `results/x.json`, [a](variants/a)"
+    assert list(folder_mentions(planted_page)) == [(2, "`results/x.json`")]
+    assert not list(folder_mentions("`ur-variants full-games --check`"))
     planted = tmp_path / "planted.py"
     planted.write_text(
         '"""A module docstring of many words."""\n'
