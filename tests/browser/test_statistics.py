@@ -86,7 +86,7 @@ def test_conclusions_come_first_and_workshop_is_on_its_own_page(
     assert sorted(links) == ["", "#past-one-machine"], links
     reader.goto(site.address(METHOD))
     method = reader.inner_text("article")
-    assert "ur-variants build --seed" in method and ".cache/sim/" in method
+    assert "ur-variants build --seed" in method and "ur-variants build --refresh" in method
 
 
 _DEFINED_PLAYERS = """
