@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from generator.site.navigation import HAND_WRITTEN
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "generator" / "site" / "templates"
 SITE = ROOT / "generator" / "site"
@@ -57,8 +59,6 @@ REPOSITORY_FOLDER = re.compile(rf"`[^`\n]*?(?<![\w.-])(?:{FOLDERS})/[^`\n]*`")
 """A code span naming a folder of the repository: ``results/full-games.json``, ``.cache/sim/``
 (a link's target is not a code span, so ``[a rulebook](variants/x.md)`` is not one)."""
 JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
-HAND_WRITTEN = ("index.md", "about.md", "methodology.md")
-"""The pages written by hand (``generator.site.navigation.HAND_WRITTEN``), under ``docs/``."""
 
 
 def folder_mentions(text: str) -> Iterator[tuple[int, str]]:
